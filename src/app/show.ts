@@ -1,0 +1,78 @@
+/**
+ * `show`: the latest version of the selection (or `--version V`), whether it is stale,
+ * and whether a new handoff is due.
+ */
+import type { Repo } from '../git/repo.js';
+import { HandoffStore, type ReadVersion, type Selection } from '../git/handoff-store.js';
+import { readCommitAt } from '../git/head-facts.js';
+import { ageInDays } from '../core/bookmark.js';
+import { dueFrom, subjectLine, type DueReason } from '../core/substantive.js';
+import { isoUtc } from '../git/identity.js';
+
+export const DEFAULT_STALE_DAYS = 7;
+/** How far back `due` looks for the version's head before giving up. */
+const DUE_WALK_LIMIT = 1000;
+
+export interface ShowRequest {
+  version?: string;
+  branch?: string;
+  all?: boolean;
+  nowMs?: number;
+}
+
+export interface ShowResult {
+  version: ReadVersion | null;
+  /** invalid versions passed over on the way to the shown one */
+  skipped: ReadVersion[];
+  /** the current branch has no version; the newest overall is shown */
+  fallback: boolean;
+  currentBranch: string | null;
+  date: string | null;
+  stale: boolean;
+  ageDays: number | null;
+  staleDays: number;
+  due: DueReason | null;
+}
+
+export function selectionFor(repo: Repo, req: { branch?: string; all?: boolean }): Selection {
+  if (req.all) return { all: true };
+  return { branch: req.branch ?? repo.headBranch() };
+}
+
+export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowResult> {
+  const store = new HandoffStore(repo);
+  const sel = selectionFor(repo, req);
+  const currentBranch = repo.headBranch();
+  const staleDays = await repo.configInt('handoff.staleDays', DEFAULT_STALE_DAYS);
+  let version: ReadVersion | null;
+  let skipped: ReadVersion[] = [];
+  let fallback = false;
+  if (req.version) {
+    version = await store.resolve(req.version, sel);
+  } else {
+    ({ version, skipped, fallback } = await store.latest(sel));
+  }
+  if (!version) return { version: null, skipped, fallback, currentBranch, date: null, stale: false, ageDays: null, staleDays, due: null };
+  const date = typeof version.handoff.date === 'string' ? version.handoff.date : isoUtc(version.timestamp);
+  const ageDays = ageInDays(date, req.nowMs ?? Date.now());
+  const due = req.version ? null : await dueSince(repo, version);
+  return { version, skipped, fallback, currentBranch, date, stale: ageDays > staleDays, ageDays, staleDays, due };
+}
+
+/** DESIGN.md "Due": a non-excluded commit on the current branch since the version's head. */
+export async function dueSince(repo: Repo, version: ReadVersion): Promise<DueReason | null> {
+  const since = typeof version.handoff.head === 'string' ? version.handoff.head : version.target;
+  const head = await repo.headCommit();
+  if (!head || head === since) return null;
+  const commits: { id: string; subject: string }[] = [];
+  let id: string | undefined = head;
+  while (id && id !== since && commits.length < DUE_WALK_LIMIT) {
+    const c = await readCommitAt(repo, id);
+    if (!c) break;
+    // Commits older than the version were not made "since" it (another branch's history).
+    if (c.committer.timestamp < version.timestamp) break;
+    commits.push({ id, subject: subjectLine(c.message) });
+    id = c.parents[0];
+  }
+  return dueFrom(commits);
+}

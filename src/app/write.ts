@@ -1,0 +1,175 @@
+/**
+ * `write`: gather (input, HEAD, latest version) -> decide (validate, scan, fill, compare)
+ * -> act (one version commit, compare-and-swap). `--dry-run` stops before act.
+ */
+import type { Repo } from '../git/repo.js';
+import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
+import { headFacts, patchId, contentHashes } from '../git/head-facts.js';
+import { resolveIdentities, isoUtc } from '../git/identity.js';
+import { setNote } from '../git/notes-tree.js';
+import { normalizeInput, withDefaults, userContent, type Handoff } from '../core/schema.js';
+import { toCanonicalYaml } from '../core/canonical.js';
+import { parseDocument, ParseError } from '../core/parse.js';
+import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
+import { scanFields, maskSecrets, compileAllow, mask } from '../core/secrets.js';
+import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch, Refused } from '../errors.js';
+
+/** Field overrides from command-line flags; `undefined` leaves a field alone. */
+export interface WriteFlags {
+  status?: string;
+  summary?: string;
+  session?: string;
+  nextStep?: string;
+  lastDiscussed?: string;
+  pendingQuestions?: string[];
+  guards?: string[];
+  askUser?: string[];
+  tone?: string;
+  workItem?: string;
+  produced?: string[];
+}
+
+export interface WriteRequest {
+  /** raw bytes of stdin or --file; null when none was given */
+  input: Buffer | null;
+  inputName: string;
+  flags: WriteFlags;
+  dryRun: boolean;
+  /** extra trailers (e.g. relay marks) */
+  trailers?: Record<string, string>;
+}
+
+export interface WriteResult {
+  version: string | null;
+  target: string;
+  unchanged: boolean;
+  dryRun: boolean;
+  handoff: Handoff;
+  yaml: string;
+  previous: string | null;
+}
+
+type Obj = Record<string, unknown>;
+
+function applyFlags(base: Obj, f: WriteFlags): Obj {
+  const out: Obj = { ...base };
+  const sub = (key: string) => ({ ...((out[key] as Obj) ?? {}) });
+  if (f.status !== undefined) out.status = f.status;
+  if (f.summary !== undefined) out.summary = f.summary;
+  if (f.session !== undefined) out.session_id = f.session;
+  if (f.workItem !== undefined) out.work_item = f.workItem;
+  if (f.nextStep !== undefined || f.lastDiscussed !== undefined || f.pendingQuestions !== undefined) {
+    const c = sub('cursor');
+    if (f.lastDiscussed !== undefined) c.last_discussed = f.lastDiscussed;
+    if (f.pendingQuestions !== undefined) c.pending_questions = f.pendingQuestions;
+    if (f.nextStep !== undefined) c.next_step = f.nextStep;
+    out.cursor = c;
+  }
+  if (f.tone !== undefined) out.soft_context = { ...sub('soft_context'), tone: f.tone };
+  if (f.guards !== undefined) out.guards = f.guards;
+  if (f.askUser !== undefined) out.ask_user = f.askUser;
+  if (f.produced !== undefined) out.consolidation = { ...sub('consolidation'), produced: f.produced };
+  return out;
+}
+
+function refuseProblems(problems: { field: string; message: string }[]): never {
+  const [first] = problems;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more: ${problems.slice(1).map((p) => p.field).join(', ')})` : '';
+  throw new InvalidHandoff(`invalid handoff: ${first.field} ${first.message}${more}`, {
+    problems: problems.map((p) => ({ field: p.field, message: p.message })),
+  });
+}
+
+function lineInInput(input: string | null, value: string, fallback: number): number {
+  if (!input) return fallback;
+  const at = input.indexOf(value);
+  return at < 0 ? fallback : input.slice(0, at).split('\n').length;
+}
+
+export async function writeHandoff(repo: Repo, req: WriteRequest): Promise<WriteResult> {
+  if (repo.isBare) throw new Refused('write needs a work tree; this is a bare repository');
+  const store = new HandoffStore(repo);
+  const facts = await headFacts(repo);
+  if (!facts) throw new UnbornBranch(`branch '${repo.headBranch() ?? 'HEAD'}' has no commit yet; commit once, then write a handoff`);
+  const [maxBytes, allowList] = await Promise.all([repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES), repo.configAll('handoff.secrets.allow')]);
+  const allow = compileAllow(allowList);
+
+  // Gather: the input document, else the latest version to carry forward.
+  const latest = await store.latest({ branch: facts.branch });
+  let base: Obj = {};
+  let inputText: string | null = null;
+  if (req.input) {
+    const decoded = decodeText(req.input, maxBytes);
+    if ('problem' in decoded) throw new InvalidInput(decoded.problem.message.replace(/^input/, req.inputName));
+    inputText = decoded.text;
+    let doc: unknown;
+    try {
+      doc = await parseDocument(decoded.text);
+    } catch (e) {
+      if (e instanceof ParseError) throw new InvalidHandoff(`${req.inputName}: ${e.message}`, { line: e.line });
+      throw e;
+    }
+    const { handoff, problems } = normalizeInput(doc);
+    if (problems.length) refuseProblems(problems);
+    base = userContent(handoff);
+  } else if (latest.version) {
+    base = userContent(latest.version.handoff);
+  }
+
+  // Decide: patch with flags, validate again, scan what the user gave.
+  const env = process.env.HANDOFF_SESSION_ID;
+  if (env && req.flags.session === undefined && !(req.input && typeof base.session_id === 'string' && base.session_id)) base.session_id = env;
+  const patched = applyFlags(base, req.flags);
+  const { handoff: checked, problems } = normalizeInput(patched);
+  if (problems.length) refuseProblems(problems);
+  const user = userContent(checked);
+  const secrets = scanFields(user, allow);
+  if (secrets.length) {
+    const s = secrets[0];
+    const line = lineInInput(inputText, s.value, s.line);
+    const where = inputText ? `${req.inputName} line ${line}` : `line ${s.line}`;
+    throw new SecretDetected(`secret found in ${s.field} (${where}): ${s.kind} ${mask(s.value)}; nothing was written`, {
+      field: s.field,
+      line,
+      kind: s.kind,
+      count: secrets.length,
+    });
+  }
+
+  const ids = await resolveIdentities(repo);
+  const [pid, hashes] = await Promise.all([patchId(repo, facts.head, facts.commit), contentHashes(repo)]);
+  const handoff = withDefaults({
+    ...user,
+    date: isoUtc(ids.committer.timestamp),
+    branch: facts.branch,
+    head: facts.head,
+    head_tree: facts.headTree,
+    head_patch_id: pid,
+    // Tool-filled text is masked rather than blocking (DESIGN.md): a commit subject may leak.
+    recent_commits: facts.recent.map(([id, subject]) => `${id}: ${maskSecrets(subject, allow)}`),
+    content_hashes: hashes,
+  } as Handoff);
+  const yaml = toCanonicalYaml(handoff as Obj);
+  if (Buffer.byteLength(yaml) > maxBytes) throw new InvalidInput(`the handoff would be ${Buffer.byteLength(yaml)} bytes, over the ${maxBytes}-byte limit (handoff.maxBytes)`);
+
+  const prev: ReadVersion | null = latest.version;
+  if (prev && prev.target === facts.head && sameContent(prev.handoff, handoff)) {
+    return { version: prev.id, target: facts.head, unchanged: true, dryRun: req.dryRun, handoff: prev.handoff, yaml: prev.text ?? yaml, previous: prev.id };
+  }
+  if (req.dryRun) return { version: null, target: facts.head, unchanged: false, dryRun: true, handoff, yaml, previous: prev?.id ?? null };
+
+  // Act: one blob, the touched notes subtrees, one commit, compare-and-swap.
+  const blob = await repo.objects.write('blob', Buffer.from(yaml, 'utf8'));
+  const summaryLine = (handoff.summary ?? '').split('\n')[0].trim();
+  const subject = `handoff ${facts.head.slice(0, 7)}${facts.branch ? ` on ${facts.branch}` : ''}: ${summaryLine.length > 60 ? `${summaryLine.slice(0, 59)}…` : summaryLine || handoff.status}`;
+  const version = await store.commit('version', (root) => setNote(repo.objects, root, facts.head, blob), {
+    subject,
+    trailers: { 'Handoff-Target': facts.head, ...(facts.branch ? { 'Handoff-Branch': facts.branch } : {}), ...req.trailers },
+    identities: ids,
+  });
+  return { version, target: facts.head, unchanged: false, dryRun: false, handoff, yaml, previous: prev?.id ?? null };
+}
+
+function sameContent(a: Handoff, b: Handoff): boolean {
+  return toCanonicalYaml(withDefaults(userContent(a)) as Obj) === toCanonicalYaml(withDefaults(userContent(b)) as Obj);
+}

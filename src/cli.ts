@@ -1,0 +1,61 @@
+/**
+ * The entry point: picks the command, parses its options, runs it, and is the only place
+ * that turns errors into exit codes and text (DESIGN.md "Commands").
+ */
+import { COMMANDS } from './commands/registry.js';
+import { parseCommandArgs, renderHelp, renderOverview, renderManPage, type CommandSpec } from './cli/spec.js';
+import { processIo, type Io } from './cli/io.js';
+import { HandoffError, UsageError } from './errors.js';
+
+declare const __VERSION__: string;
+export const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
+
+async function allSpecs(): Promise<CommandSpec[]> {
+  return Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).command.spec));
+}
+
+export async function main(argv: string[], io: Io = processIo(), cwd = process.cwd()): Promise<number> {
+  const wantsJson = argv.includes('--json');
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+      if (name === 'help' && rest[0] && COMMANDS[rest[0]]) {
+        io.out(renderHelp((await COMMANDS[rest[0]]()).command.spec));
+      } else {
+        io.out(renderOverview(await allSpecs(), VERSION));
+      }
+      return name === undefined ? 2 : 0;
+    }
+    if (name === '--version' || name === '-v' || name === 'version') {
+      io.out(`git-handoff ${VERSION}\n`);
+      return 0;
+    }
+    if (name === '--man-page') {
+      io.out(renderManPage(await allSpecs(), VERSION));
+      return 0;
+    }
+    const load = COMMANDS[name];
+    if (!load) throw new UsageError(`'${name}' is not a git handoff command; see 'git handoff -h'`);
+    const { command } = await load();
+    const args = parseCommandArgs(command.spec, rest);
+    if (args.values.help) {
+      io.out(renderHelp(command.spec));
+      return 0;
+    }
+    const code = await command.run(args, { io, cwd, json: Boolean(args.values.json) });
+    return code ?? 0;
+  } catch (e) {
+    return reportError(e, io, wantsJson);
+  }
+}
+
+function reportError(e: unknown, io: Io, json: boolean): number {
+  const known = e instanceof HandoffError;
+  const code = known ? e.code : 'InternalError';
+  const message = known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
+  io.err(`git handoff: ${message}`);
+  if (known && e.exitCode === 2) io.err("usage: see 'git handoff -h'");
+  if (process.env.HANDOFF_DEBUG && e instanceof Error && e.stack) io.err(e.stack);
+  if (json) io.json({ ok: false, error: { code, message, ...(known && Object.keys(e.data).length ? { data: e.data } : {}) } });
+  return known ? e.exitCode : 3;
+}

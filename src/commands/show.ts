@@ -1,0 +1,60 @@
+import type { CommandModule } from './types.js';
+import { JSON_OPTION, str } from './types.js';
+import { Repo } from '../git/repo.js';
+import { showHandoff, type ShowResult } from '../app/show.js';
+import { renderBookmark } from '../core/bookmark.js';
+
+export const command: CommandModule = {
+  spec: {
+    name: 'show',
+    summary: 'print the bookmark of the latest handoff (nothing when there is none)',
+    description:
+      "The latest version is the newest one written on the current branch; when the branch has none, the newest overall. A version older than handoff.staleDays (default 7) is flagged stale.",
+    options: {
+      version: { type: 'string', arg: 'id|prefix|~N', describe: 'show this version instead of the latest' },
+      branch: { type: 'string', arg: 'name', describe: "the latest version of another branch" },
+      all: { type: 'boolean', describe: 'the newest version of any branch' },
+      json: JSON_OPTION,
+    },
+  },
+
+  async run(args, ctx) {
+    const repo = await Repo.discover(ctx.cwd);
+    try {
+      const r = await showHandoff(repo, { version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) });
+      if (ctx.json) return void ctx.io.json(showJson(r));
+      if (!r.version) return;
+      ctx.io.out(renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: notices(r) }, ctx.io.paint));
+    } finally {
+      repo.close();
+    }
+  },
+};
+
+export function showJson(r: ShowResult) {
+  if (!r.version) return { ok: true, handoff: null, due: false };
+  return {
+    ok: true,
+    version: r.version.id,
+    target: r.version.target,
+    date: r.date,
+    stale: r.stale,
+    age_days: r.ageDays,
+    due: r.due !== null,
+    due_reason: r.due,
+    handoff: r.version.handoff,
+  };
+}
+
+/** One line each: what a reader must know before trusting the bookmark. */
+export function notices(r: ShowResult): string[] {
+  const out: string[] = [];
+  for (const s of r.skipped) out.push(`warning: skipped version ${s.id.slice(0, 12)}: not a valid handoff (${s.problems[0]})`);
+  if (r.fallback && r.version) {
+    const where = r.currentBranch ? `branch ${r.currentBranch}` : 'this detached HEAD';
+    out.push(`no handoff on ${where} yet; showing the newest one${r.version.branch ? ` (from ${r.version.branch})` : ''}`);
+  }
+  if (r.stale) out.push(`warning: this handoff is stale: written ${r.ageDays} days ago (${r.date!.slice(0, 10)}); confirm with the user before acting on it`);
+  if (r.due) out.push(`a handoff is due: commit ${r.due.commit.slice(0, 7)} was made since this one; run 'git handoff write'`);
+  return out;
+}

@@ -1,0 +1,31 @@
+/**
+ * What text we accept at all (DESIGN.md "Safety rules"): at most `handoff.maxBytes`
+ * (default 1 MiB), no binary bytes, valid UTF-8.
+ */
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+export type BytesProblem = { kind: 'too-large' | 'binary' | 'invalid-utf8'; message: string };
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes `buf` as handoff text or says why it cannot be one. */
+export function decodeText(buf: Uint8Array, maxBytes: number): { text: string } | { problem: BytesProblem } {
+  if (buf.length > maxBytes) {
+    return { problem: { kind: 'too-large', message: `input is ${buf.length} bytes, over the ${maxBytes}-byte limit (handoff.maxBytes)` } };
+  }
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i];
+    // NUL and C0 controls other than tab, LF, CR, FF mark binary content.
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) {
+      return { problem: { kind: 'binary', message: `input holds binary data (byte 0x${b.toString(16).padStart(2, '0')} at offset ${i})` } };
+    }
+  }
+  let text: string;
+  try {
+    text = decoder.decode(buf);
+  } catch {
+    return { problem: { kind: 'invalid-utf8', message: 'input is not valid UTF-8' } };
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return { text: text.replace(/\r\n/g, '\n') };
+}

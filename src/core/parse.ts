@@ -1,0 +1,50 @@
+/**
+ * Reading handoff text: JSON or YAML, with the line of a syntax error. js-yaml is loaded
+ * only when a document needs it (DESIGN.md: keep start-up lean).
+ */
+export class ParseError extends Error {
+  constructor(message: string, readonly line: number | null) {
+    super(message);
+  }
+}
+
+function lineOfOffset(text: string, offset: number): number {
+  return text.slice(0, offset).split('\n').length;
+}
+
+/** Parses YAML (with the core schema: no dates, no custom tags) or JSON. */
+export async function parseDocument(text: string): Promise<unknown> {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      const m = /position (\d+)/.exec((e as Error).message);
+      // Not JSON after all: YAML flow style is a superset; let YAML judge.
+      if (!m) return parseYaml(text);
+      try {
+        return await parseYaml(text);
+      } catch {
+        const line = lineOfOffset(text, Number(m[1]));
+        throw new ParseError(`invalid JSON at line ${line}: ${(e as Error).message.replace(/ in JSON at position \d+.*$/, '')}`, line);
+      }
+    }
+  }
+  return parseYaml(text);
+}
+
+async function parseYaml(text: string): Promise<unknown> {
+  const yaml = await import('js-yaml');
+  try {
+    const docs: unknown[] = [];
+    yaml.loadAll(text, (d: unknown) => docs.push(d), { schema: yaml.CORE_SCHEMA });
+    if (docs.length > 1) throw new ParseError('invalid YAML: holds more than one document', null);
+    return docs[0] ?? null;
+  } catch (e) {
+    if (e instanceof ParseError) throw e;
+    const mark = (e as { mark?: { line?: number } }).mark;
+    const line = typeof mark?.line === 'number' ? mark.line + 1 : null;
+    const reason = String((e as Error).message).split('\n')[0].replace(/\s*\(\d+:\d+\)\s*$/, '');
+    throw new ParseError(`invalid YAML${line ? ` at line ${line}` : ''}: ${reason}`, line);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Field-aware differences between two handoffs: scalars compared whole, lists item by
+ * item, multi-line text line by line (the `diff` package). Pure.
+ */
+import { diffArrays, diffLines } from 'diff';
+import { KEY_ORDER, type Handoff } from './schema.js';
+
+export type Change =
+  | { field: string; change: 'added' | 'removed' | 'changed'; old: unknown; new: unknown };
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function orderedKeys(a: Obj, b: Obj, order: readonly string[]): string[] {
+  const keys = [...order.filter((k) => k in a || k in b)];
+  for (const k of [...Object.keys(a), ...Object.keys(b)]) if (!keys.includes(k)) keys.push(k);
+  return keys;
+}
+
+/** Changes field by field; nested mappings (cursor, soft_context, ...) by their sub-fields. */
+export function diffHandoffs(oldH: Handoff, newH: Handoff): Change[] {
+  const out: Change[] = [];
+  const walk = (a: Obj, b: Obj, prefix: string, order: readonly string[]) => {
+    for (const k of orderedKeys(a, b, order)) {
+      const field = prefix ? `${prefix}.${k}` : k;
+      const x = a[k];
+      const y = b[k];
+      if (same(x, y)) continue;
+      if (isObj(x) && isObj(y) && field !== 'content_hashes') walk(x, y, field, []);
+      else if (x === undefined) out.push({ field, change: 'added', old: null, new: y });
+      else if (y === undefined) out.push({ field, change: 'removed', old: x, new: null });
+      else out.push({ field, change: 'changed', old: x, new: y });
+    }
+  };
+  walk(oldH as Obj, newH as Obj, '', KEY_ORDER);
+  return out;
+}
+
+function show(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (isObj(v)) {
+    return Object.entries(v).map(([k, x]) => `${k}: ${typeof x === 'string' ? x : JSON.stringify(x)}`).join(', ');
+  }
+  return JSON.stringify(v);
+}
+
+/** Human text: `-`/`+` lines under each changed field. */
+export function renderChanges(changes: Change[]): string {
+  const lines: string[] = [];
+  for (const c of changes) {
+    const { old: a, new: b } = c;
+    if (Array.isArray(a) || Array.isArray(b)) {
+      lines.push(`${c.field}:`);
+      for (const part of diffArrays((a as unknown[]) ?? [], (b as unknown[]) ?? [], { comparator: same })) {
+        const sign = part.added ? '+' : part.removed ? '-' : ' ';
+        if (sign === ' ') continue;
+        for (const v of part.value) lines.push(`  ${sign} ${show(v)}`);
+      }
+    } else if ((typeof a === 'string' && a.includes('\n')) || (typeof b === 'string' && b.includes('\n'))) {
+      lines.push(`${c.field}:`);
+      for (const part of diffLines(typeof a === 'string' ? a : '', typeof b === 'string' ? b : '')) {
+        const sign = part.added ? '+' : part.removed ? '-' : ' ';
+        for (const l of part.value.replace(/\n$/, '').split('\n')) lines.push(`  ${sign} ${l}`);
+      }
+    } else if (c.change === 'added') lines.push(`${c.field}: + ${show(b)}`);
+    else if (c.change === 'removed') lines.push(`${c.field}: - ${show(a)}`);
+    else lines.push(`${c.field}:`, `  - ${show(a)}`, `  + ${show(b)}`);
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}

@@ -1,0 +1,83 @@
+/**
+ * Typed errors with stable codes. Only the entry point (src/cli.ts) turns them into
+ * exit codes and text (DESIGN.md "Commands": 1 refused, 2 usage, 3 internal, 4 external).
+ */
+export type ExitCode = 1 | 2 | 3 | 4;
+
+export class HandoffError extends Error {
+  static code = 'HandoffError';
+  readonly exitCode: ExitCode = 1;
+  constructor(message: string, readonly data: Record<string, unknown> = {}) {
+    super(message);
+  }
+  get code(): string {
+    return (this.constructor as typeof HandoffError).code;
+  }
+  toJSON() {
+    return { code: this.code, message: this.message, ...(Object.keys(this.data).length ? { data: this.data } : {}) };
+  }
+}
+
+/** Exit 1: the input or the repository state is refused. */
+export class Refused extends HandoffError {
+  static override code = 'Refused';
+}
+export class NotARepository extends Refused {
+  static override code = 'NotARepository';
+}
+export class UnbornBranch extends Refused {
+  static override code = 'UnbornBranch';
+}
+export class UnsupportedRepository extends Refused {
+  static override code = 'UnsupportedRepository';
+}
+export class InvalidHandoff extends Refused {
+  static override code = 'InvalidHandoff';
+}
+export class InvalidInput extends Refused {
+  static override code = 'InvalidInput';
+}
+export class SecretDetected extends Refused {
+  static override code = 'SecretDetected';
+}
+export class UnknownVersion extends Refused {
+  static override code = 'UnknownVersion';
+}
+export class LockHeld extends Refused {
+  static override code = 'LockHeld';
+}
+export class ValidationFailed extends Refused {
+  static override code = 'ValidationFailed';
+}
+export class TransitionRefused extends Refused {
+  static override code = 'TransitionRefused';
+}
+export class PolicyNotApproved extends Refused {
+  static override code = 'PolicyNotApproved';
+}
+export class NoRemote extends Refused {
+  static override code = 'NoRemote';
+}
+
+/** Exit 2: the command line itself is wrong. */
+export class UsageError extends HandoffError {
+  static override code = 'UsageError';
+  override readonly exitCode = 2 as const;
+}
+
+/** Exit 4: an external step (git remote, gh, tmux) failed; safe to re-run. */
+export class ExternalFailure extends HandoffError {
+  static override code = 'ExternalFailure';
+  override readonly exitCode = 4 as const;
+}
+
+/** Exit 3: something that should not happen. */
+export class InternalError extends HandoffError {
+  static override code = 'InternalError';
+  override readonly exitCode = 3 as const;
+}
+
+/** A git plumbing call failed where it should not have. */
+export class GitFailed extends InternalError {
+  static override code = 'GitFailed';
+}

@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { GitFailed } from '../errors.js';
+
+export interface GitResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export interface GitRunOptions {
+  cwd?: string;
+  input?: string | Buffer;
+  env?: NodeJS.ProcessEnv;
+  /** Read-only calls run with GIT_OPTIONAL_LOCKS=0 (DESIGN.md "Storage in git notes"). */
+  readOnly?: boolean;
+}
+
+/** Runs one git command and collects its output; never throws on a non-zero exit. */
+export function runGit(args: string[], opts: GitRunOptions = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, ...opts.env };
+    if (opts.readOnly) env.GIT_OPTIONAL_LOCKS = '0';
+    const child = spawn('git', args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code: code ?? 128, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }),
+    );
+    child.stdin.on('error', () => {}); // git may exit before reading all input
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** Runs git and returns stdout as text, throwing GitFailed on a non-zero exit. */
+export async function git(args: string[], opts: GitRunOptions = {}): Promise<string> {
+  const r = await runGit(args, opts);
+  if (r.code !== 0) throw new GitFailed(`git ${args[0]} failed: ${firstLine(r.stderr) || `exit ${r.code}`}`, { args });
+  return r.stdout.toString('utf8');
+}
+
+export function firstLine(s: string): string {
+  return s.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+}

@@ -1,0 +1,228 @@
+/**
+ * The versioned handoff store on `refs/notes/handoff` (DESIGN.md "Storage in git notes").
+ * A version is a commit that changed a handoff note; bookkeeping commits are not versions.
+ * Every update is a compare-and-swap; a writer that loses the race rebuilds on the new tip.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { NOTES_REF, type Repo } from './repo.js';
+import { EMPTY_TREE_OID, parseCommit, parseTrailers, serializeCommit, type Commit } from './objects.js';
+import { diffNotes, findNote } from './notes-tree.js';
+import { resolveIdentities, type Identities } from './identity.js';
+import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
+import { parseDocument } from '../core/parse.js';
+import { checkStored, type Handoff } from '../core/schema.js';
+import { LockHeld, UnknownVersion, GitFailed } from '../errors.js';
+
+export type HandoffKind = 'version' | 'receipt' | 'item' | 'policy' | 'merge' | 'repair';
+
+export interface VersionInfo {
+  id: string;
+  target: string;
+  /** committer time, seconds */
+  timestamp: number;
+  /** from our trailer; undefined for a native commit until its note is read */
+  branch: string | null | undefined;
+  native: boolean;
+  commit: Commit;
+}
+
+export interface ReadVersion extends VersionInfo {
+  valid: boolean;
+  problems: string[];
+  handoff: Handoff;
+  text: string | null;
+}
+
+export interface Selection {
+  /** versions of this branch (null: detached); undefined with `all` */
+  branch?: string | null;
+  all?: boolean;
+}
+
+const MAX_CAS_ATTEMPTS = 100;
+const LOCK_WAIT_MS = 5000;
+
+export class HandoffStore {
+  constructor(readonly repo: Repo) {}
+
+  tip(): Promise<string | null> {
+    return this.repo.resolveRef(NOTES_REF);
+  }
+
+  async readCommit(oid: string): Promise<Commit> {
+    const obj = await this.repo.objects.read(oid);
+    if (!obj || obj.type !== 'commit') throw new GitFailed(`commit ${oid} is missing from the repository`);
+    return parseCommit(obj.data);
+  }
+
+  /** Commits of the notes history, newest first (committer date, never a parent before its child). */
+  async *walk(from?: string | null): AsyncGenerator<{ id: string; commit: Commit }> {
+    const start = from === undefined ? await this.tip() : from;
+    if (!start) return;
+    const seen = new Set<string>([start]);
+    const queue: { id: string; commit: Commit; seq: number }[] = [];
+    let seq = 0;
+    const push = async (id: string) => queue.push({ id, commit: await this.readCommit(id), seq: seq++ });
+    await push(start);
+    while (queue.length) {
+      let best = 0;
+      for (let i = 1; i < queue.length; i++) {
+        const a = queue[i];
+        const b = queue[best];
+        if (a.commit.committer.timestamp > b.commit.committer.timestamp || (a.commit.committer.timestamp === b.commit.committer.timestamp && a.seq < b.seq)) best = i;
+      }
+      const [next] = queue.splice(best, 1);
+      yield { id: next.id, commit: next.commit };
+      for (const p of next.commit.parents) {
+        if (seen.has(p)) continue;
+        seen.add(p);
+        await push(p);
+      }
+    }
+  }
+
+  /** The version a commit records, or null for a bookkeeping commit. */
+  async versionOf(id: string, commit: Commit): Promise<VersionInfo | null> {
+    const trailers = parseTrailers(commit.message);
+    const kind = trailers['Handoff-Kind'];
+    if (kind) {
+      const target = trailers['Handoff-Target'];
+      if (kind !== 'version' || !/^[0-9a-f]{40}$/.test(target ?? '')) return null;
+      return { id, target, timestamp: commit.committer.timestamp, branch: trailers['Handoff-Branch'] ?? null, native: false, commit };
+    }
+    if (commit.parents.length > 1) return null;
+    const parentTree = commit.parents.length ? (await this.readCommit(commit.parents[0])).tree : EMPTY_TREE_OID;
+    const changed = (await diffNotes(this.repo.objects, parentTree, commit.tree)).filter((d) => d.newBlob);
+    if (!changed.length) return null;
+    return { id, target: changed[0].target, timestamp: commit.committer.timestamp, branch: undefined, native: true, commit };
+  }
+
+  async *versions(from?: string | null): AsyncGenerator<VersionInfo> {
+    for await (const { id, commit } of this.walk(from)) {
+      const v = await this.versionOf(id, commit);
+      if (v) yield v;
+    }
+  }
+
+  /** Reads a version's note; an unreadable note is reported, never thrown. */
+  async read(v: VersionInfo): Promise<ReadVersion> {
+    const bad = (problem: string, text: string | null = null): ReadVersion => ({ ...v, valid: false, problems: [problem], handoff: {}, text });
+    const note = await findNote(this.repo.objects, v.commit.tree, v.target);
+    if (!note) return bad('the note is missing from this version');
+    const blob = await this.repo.objects.read(note.blob);
+    if (!blob) return bad(`note blob ${note.blob} is missing`);
+    const decoded = decodeText(blob.data, Math.max(DEFAULT_MAX_BYTES, await this.repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES)));
+    if ('problem' in decoded) return bad(decoded.problem.message.replace(/^input/, 'the note'));
+    let value: unknown;
+    try {
+      value = await parseDocument(decoded.text);
+    } catch (e) {
+      return bad((e as Error).message, decoded.text);
+    }
+    const { handoff, problems } = checkStored(value);
+    const branch = v.branch === undefined ? (typeof handoff.branch === 'string' ? handoff.branch : null) : v.branch;
+    return { ...v, branch, valid: problems.length === 0, problems: problems.map(String), handoff, text: decoded.text };
+  }
+
+  private matches(v: VersionInfo, branch: string | null): boolean {
+    return v.branch === branch;
+  }
+
+  /**
+   * Versions of a selection, newest first. Without `all`, the versions of `branch`; when
+   * that branch has none, every version, flagged as a fallback.
+   */
+  async select(sel: Selection): Promise<{ versions: AsyncGenerator<ReadVersion>; fallback: () => boolean }> {
+    let fallback = false;
+    const self = this;
+    async function* gen(): AsyncGenerator<ReadVersion> {
+      if (sel.all) {
+        for await (const v of self.versions()) yield self.read(v);
+        return;
+      }
+      let any = false;
+      for await (const v of self.versions()) {
+        const r = v.branch === undefined ? await self.read(v) : null;
+        const info = r ?? v;
+        if (self.matches(info, sel.branch ?? null)) {
+          any = true;
+          yield r ?? (await self.read(v));
+        }
+      }
+      if (!any) {
+        fallback = true;
+        for await (const v of self.versions()) yield self.read(v);
+      }
+    }
+    return { versions: gen(), fallback: () => fallback };
+  }
+
+  /** The newest valid version of a selection, with the invalid ones skipped on the way. */
+  async latest(sel: Selection): Promise<{ version: ReadVersion | null; skipped: ReadVersion[]; fallback: boolean }> {
+    const { versions, fallback } = await this.select(sel);
+    const skipped: ReadVersion[] = [];
+    for await (const v of versions) {
+      if (v.valid) return { version: v, skipped, fallback: fallback() };
+      skipped.push(v);
+    }
+    return { version: null, skipped, fallback: fallback() };
+  }
+
+  /** Resolves a version name: a full id, a unique prefix of one, or `~N` within the selection. */
+  async resolve(name: string, sel: Selection): Promise<ReadVersion> {
+    const tilde = /^~(\d+)$/.exec(name);
+    if (tilde) {
+      let n = Number(tilde[1]);
+      const { versions } = await this.select(sel);
+      for await (const v of versions) if (n-- === 0) return v;
+      throw new UnknownVersion(`no version ${name}: there are only ${Number(tilde[1]) - n - 1} versions before the latest`);
+    }
+    if (!/^[0-9a-f]{4,40}$/i.test(name)) throw new UnknownVersion(`not a version name: ${name} (use an id, a unique prefix of one, or ~N)`);
+    const prefix = name.toLowerCase();
+    const hits: VersionInfo[] = [];
+    for await (const v of this.versions()) if (v.id.startsWith(prefix)) hits.push(v);
+    if (hits.length === 0) throw new UnknownVersion(`no version matches ${name}`);
+    if (hits.length > 1) throw new UnknownVersion(`version prefix ${name} is ambiguous: ${hits.map((h) => h.id.slice(0, 12)).join(', ')}`);
+    return this.read(hits[0]);
+  }
+
+  /**
+   * Appends a commit built by `mutate` on top of the current tip, compare-and-swap, retried
+   * on the new tip when another writer got there first. Returns the new commit id.
+   */
+  async commit(
+    kind: HandoffKind,
+    mutate: (rootTree: string, tip: string | null) => Promise<string>,
+    message: { subject: string; trailers?: Record<string, string>; identities?: Identities },
+    opts: { extraParents?: string[] } = {},
+  ): Promise<string> {
+    const ids = message.identities ?? (await resolveIdentities(this.repo));
+    const trailers = Object.entries({ 'Handoff-Kind': kind, ...message.trailers }).map(([k, v]) => `${k}: ${v}`);
+    const text = `${message.subject}\n\n${trailers.join('\n')}\n`;
+    let lockWaitStart = 0;
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      const tip = await this.tip();
+      const root = tip ? (await this.readCommit(tip)).tree : EMPTY_TREE_OID;
+      const tree = await mutate(root, tip);
+      const parents = [...(tip ? [tip] : []), ...(opts.extraParents ?? [])];
+      const oid = await this.repo.objects.write('commit', serializeCommit({ tree, parents, author: ids.author, committer: ids.committer, message: text }));
+      const r = await this.repo.casUpdateRef(NOTES_REF, oid, tip, `handoff: ${kind}`);
+      if (r === 'ok') return oid;
+      if (r === 'locked') {
+        lockWaitStart ||= Date.now();
+        if (Date.now() - lockWaitStart > LOCK_WAIT_MS) throw this.lockError();
+        await new Promise((res) => setTimeout(res, 20 + Math.random() * 80));
+      } else {
+        await new Promise((res) => setTimeout(res, Math.random() * 20));
+      }
+    }
+    throw new GitFailed(`could not update ${NOTES_REF} after ${MAX_CAS_ATTEMPTS} attempts: too many concurrent writers`);
+  }
+
+  private lockError(): LockHeld {
+    const path = this.repo.refLockPath(NOTES_REF);
+    let age = '';
+    if (existsSync(path)) age = ` (${Math.round((Date.now() - statSync(path).mtimeMs) / 1000)}s old)`;
+    return new LockHeld(`${NOTES_REF} is locked by ${path}${age}; if no git-handoff or git process is running, run 'git handoff doctor --fix'`, { path });
+  }
+}

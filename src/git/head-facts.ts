@@ -1,0 +1,72 @@
+/**
+ * What the tool fills in from HEAD at write time (DESIGN.md "filled by the tool"): the
+ * commit, its tree, its `git patch-id --stable`, the recent commits and content hashes.
+ */
+import { existsSync } from 'node:fs';
+import type { Repo } from './repo.js';
+import { parseCommit, type Commit } from './objects.js';
+
+export const RECENT_COMMITS = 5;
+export const DEFAULT_HASH_PATHS = ['cadence/_INDEX.md', 'cadence/_ACTIVE.md'];
+
+export interface HeadFacts {
+  head: string;
+  commit: Commit;
+  headTree: string;
+  branch: string | null;
+  /** [short id, subject] of the last commits, newest first */
+  recent: [string, string][];
+}
+
+export async function readCommitAt(repo: Repo, oid: string): Promise<Commit | null> {
+  const obj = await repo.objects.read(oid);
+  return obj && obj.type === 'commit' ? parseCommit(obj.data) : null;
+}
+
+export function subjectOf(message: string): string {
+  return message.split('\n\n')[0].replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** HEAD's facts, or null on an unborn branch. */
+export async function headFacts(repo: Repo, count = RECENT_COMMITS): Promise<HeadFacts | null> {
+  const head = await repo.headCommit();
+  if (!head) return null;
+  const commit = await readCommitAt(repo, head);
+  if (!commit) return null;
+  const abbrev = Number(await repo.configGet('core.abbrev')) || 7;
+  const recent: [string, string][] = [[head.slice(0, abbrev), subjectOf(commit.message)]];
+  let cur = commit;
+  while (recent.length < count && cur.parents.length) {
+    const id = cur.parents[0];
+    const next = await readCommitAt(repo, id);
+    if (!next) break;
+    recent.push([id.slice(0, abbrev), subjectOf(next.message)]);
+    cur = next;
+  }
+  return { head, commit, headTree: commit.tree, branch: repo.headBranch(), recent };
+}
+
+/** `git diff-tree -p <commit> | git patch-id --stable`; null for a commit with no diff. */
+export async function patchId(repo: Repo, head: string, commit: Commit): Promise<string | null> {
+  const args = commit.parents.length ? ['diff-tree', '-p', '--no-color', commit.parents[0], head] : ['diff-tree', '-p', '--no-color', '--root', head];
+  const diff = await repo.runGit(args, { readOnly: true });
+  if (diff.code !== 0 || diff.stdout.length === 0) return null;
+  const pid = await repo.runGit(['patch-id', '--stable'], { input: diff.stdout, readOnly: true });
+  const id = pid.stdout.toString().split(/\s/)[0];
+  return /^[0-9a-f]{40}$/.test(id) ? id : null;
+}
+
+/** `git hash-object` of the content-hash paths that exist (filters and line endings honoured). */
+export async function contentHashes(repo: Repo): Promise<Record<string, string>> {
+  const extra = (await repo.configAll('handoff.hashPaths')).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+  const paths = [...new Set([...DEFAULT_HASH_PATHS, ...extra])].filter((p) => {
+    const abs = repo.workPath(p);
+    return abs !== null && existsSync(abs);
+  });
+  if (!paths.length) return {};
+  const out = await repo.git(['hash-object', '--', ...paths], { readOnly: true });
+  const ids = out.trim().split('\n');
+  const map: Record<string, string> = {};
+  paths.forEach((p, i) => (map[p] = ids[i]));
+  return map;
+}

@@ -1,0 +1,60 @@
+import { mkdirSync, existsSync, writeFileSync, renameSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+import { CatFileBatch } from './catfile.js';
+import { hashObject, type GitObject, type ObjectStore, type ObjectType } from './objects.js';
+
+/**
+ * The object store of a real repository: reads through one `git cat-file --batch`,
+ * writes loose objects in-process exactly as git does (zlib-deflated `<type> <len>\0<data>`
+ * at objects/xx/yyyy, written to a temporary file and renamed), which costs no process.
+ */
+export class GitObjectStore implements ObjectStore {
+  private readonly batch: CatFileBatch;
+  private readonly cache = new Map<string, GitObject>();
+
+  constructor(gitDir: string, private readonly objectsDir: string) {
+    this.batch = new CatFileBatch(gitDir);
+  }
+
+  async read(oid: string): Promise<GitObject | null> {
+    const hit = this.cache.get(oid);
+    if (hit) return hit;
+    const obj = await this.batch.read(oid);
+    if (obj && /^[0-9a-f]{40}$/.test(oid)) this.cache.set(oid, obj);
+    return obj;
+  }
+
+  /** Resolves a revision expression (`HEAD`, `refs/...`, `<commit>:<path>`) through cat-file. */
+  readRev(rev: string): Promise<GitObject | null> {
+    return this.batch.read(rev);
+  }
+
+  async write(type: ObjectType, data: Buffer): Promise<string> {
+    const oid = hashObject(type, data);
+    if (this.cache.has(oid)) return oid;
+    const dir = join(this.objectsDir, oid.slice(0, 2));
+    const file = join(dir, oid.slice(2));
+    if (!existsSync(file)) {
+      mkdirSync(dir, { recursive: true });
+      const tmp = join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
+      const body = deflateSync(Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data]));
+      writeFileSync(tmp, body, { mode: 0o444 });
+      try {
+        renameSync(tmp, file);
+      } catch (e) {
+        try {
+          unlinkSync(tmp);
+        } catch {}
+        if (!existsSync(file)) throw e;
+      }
+    }
+    this.cache.set(oid, { type, data });
+    return oid;
+  }
+
+  close(): void {
+    this.batch.close();
+  }
+}
