@@ -59,20 +59,27 @@ export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowRes
   return { version, skipped, fallback, currentBranch, date, stale: ageDays > staleDays, ageDays, staleDays, due };
 }
 
-/** DESIGN.md "Due": a non-excluded commit on the current branch since the version's head. */
+/**
+ * DESIGN.md "Due": a non-excluded commit on the current branch since the version's head.
+ * Walks HEAD's first parents back to that head (or the commit the note now sits on after a
+ * rewrite); when neither is found, only commits newer than the version count.
+ */
 export async function dueSince(repo: Repo, version: ReadVersion): Promise<DueReason | null> {
-  const since = typeof version.handoff.head === 'string' ? version.handoff.head : version.target;
+  const stops = new Set([version.target, ...(typeof version.handoff.head === 'string' ? [version.handoff.head] : [])]);
   const head = await repo.headCommit();
-  if (!head || head === since) return null;
-  const commits: { id: string; subject: string }[] = [];
+  if (!head || stops.has(head)) return null;
+  const commits: { id: string; subject: string; timestamp: number }[] = [];
   let id: string | undefined = head;
-  while (id && id !== since && commits.length < DUE_WALK_LIMIT) {
+  let found = false;
+  while (id && commits.length < DUE_WALK_LIMIT) {
+    if (stops.has(id)) {
+      found = true;
+      break;
+    }
     const c = await readCommitAt(repo, id);
     if (!c) break;
-    // Commits older than the version were not made "since" it (another branch's history).
-    if (c.committer.timestamp < version.timestamp) break;
-    commits.push({ id, subject: subjectLine(c.message) });
+    commits.push({ id, subject: subjectLine(c.message), timestamp: c.committer.timestamp });
     id = c.parents[0];
   }
-  return dueFrom(commits);
+  return dueFrom(found ? commits : commits.filter((c) => c.timestamp >= version.timestamp));
 }

@@ -28,7 +28,11 @@ export function quote(s: string): string {
   return `${out}"`;
 }
 
+// Object ids and abbreviations stay plain when no YAML reader could take them for a number.
+const HEX_ID = /^[0-9a-f]{7,64}$/;
+
 function plainOk(s: string): boolean {
+  if (HEX_ID.test(s)) return /[a-df]/.test(s);
   return PLAIN.test(s) && !RESERVED.test(s) && !s.endsWith(' ') && !/ #|: |:$/.test(s);
 }
 

@@ -1,0 +1,47 @@
+// The README's first Quick start command ends here: a scratch repository, a handoff
+// written, a commit, then show and log, all through the installed `git handoff`.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dir = mkdtempSync(join(tmpdir(), 'git-handoff-demo-'));
+const env = { ...process.env, GIT_AUTHOR_NAME: process.env.GIT_AUTHOR_NAME || 'Demo', GIT_AUTHOR_EMAIL: process.env.GIT_AUTHOR_EMAIL || 'demo@example.com' };
+env.GIT_COMMITTER_NAME = env.GIT_COMMITTER_NAME || env.GIT_AUTHOR_NAME;
+env.GIT_COMMITTER_EMAIL = env.GIT_COMMITTER_EMAIL || env.GIT_AUTHOR_EMAIL;
+const run = (cmd, args, input) => {
+  process.stdout.write(`\n$ ${[cmd, ...args].join(' ')}${input ? ' <<EOF' : ''}\n${input ? `${input}EOF\n` : ''}`);
+  const out = execFileSync(cmd, args, { cwd: dir, env, input, encoding: 'utf8' });
+  process.stdout.write(out);
+};
+
+run('git', ['init', '-q', '--initial-branch=main']);
+writeFileSync(join(dir, 'parser.js'), 'export const parse = (s) => s.split(",");\n');
+run('git', ['add', 'parser.js']);
+run('git', ['commit', '-q', '-m', 'feat: a first parser']);
+run(
+  'git',
+  ['handoff', 'write'],
+  [
+    'session_id: demo-1',
+    'summary: The parser splits on commas; quoting is not handled yet.',
+    'cursor:',
+    '  last_discussed: how quoted fields should be escaped',
+    '  pending_questions: [Do we follow RFC 4180 exactly?]',
+    '  next_step: add a failing test for quoted commas',
+    'soft_context: {tone: terse}',
+    'guards: [do not change the public parse() signature]',
+    'open_tracks:',
+    '  - {name: quoting, readiness: design agreed, entry_point: parser.js}',
+    '',
+  ].join('\n'),
+);
+writeFileSync(join(dir, 'parser.test.js'), 'test("quoted", () => {});\n');
+run('git', ['add', 'parser.test.js']);
+run('git', ['commit', '-q', '-m', 'test: quoted commas (failing)']);
+run('git', ['handoff', 'write', '--last-discussed', 'the failing test is in', '--next-step', 'make the quoted-comma test pass']);
+run('git', ['handoff', 'show']);
+run('git', ['handoff', 'log']);
+run('git', ['handoff', 'diff']);
+run('git', ['log', '--notes=handoff', '-1', '--format=%h %s%n%N']);
+process.stdout.write(`\nThe scratch repository is ${dir}\n`);

@@ -1,0 +1,108 @@
+/**
+ * Temporary repositories driven by the real git, with user config isolated and fixed
+ * identities and dates, so results are exact and independent of the machine.
+ */
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll } from 'vitest';
+
+/** 2026-01-01T00:00:00Z; each commit made by a helper advances the clock by one minute. */
+export const BASE_EPOCH = 1767225600;
+
+export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('GIT_') || k.startsWith('HANDOFF_') || k === 'CLAUDE_ENV_FILE' || k === 'TMUX') continue;
+    env[k] = v;
+  }
+  return {
+    ...env,
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'Ada Tester',
+    GIT_AUTHOR_EMAIL: 'ada@example.com',
+    GIT_COMMITTER_NAME: 'Ada Tester',
+    GIT_COMMITTER_EMAIL: 'ada@example.com',
+    NO_COLOR: '1',
+    TZ: 'UTC',
+    LANG: 'C',
+    ...extra,
+  };
+}
+
+const made: string[] = [];
+afterAll(() => {
+  if (process.env.HANDOFF_KEEP_TMP) return;
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+export function tempDir(prefix = 'handoff-test-'): string {
+  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(d);
+  return d;
+}
+
+export class TestRepo {
+  clock = BASE_EPOCH;
+  constructor(readonly dir: string, readonly env: NodeJS.ProcessEnv) {}
+
+  /** Creates a repository with branch `main` (or a bare one). */
+  static init(opts: { bare?: boolean; branch?: string; dir?: string } = {}): TestRepo {
+    const dir = opts.dir ?? tempDir();
+    const repo = new TestRepo(dir, isolatedEnv());
+    repo.git('init', '-q', `--initial-branch=${opts.branch ?? 'main'}`, ...(opts.bare ? ['--bare'] : []));
+    return repo;
+  }
+
+  /** Environment for the next command: a clock one minute later than the previous one. */
+  tick(): NodeJS.ProcessEnv {
+    this.clock += 60;
+    const date = `@${this.clock} +0000`;
+    return { ...this.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  }
+
+  git(...args: string[]): string {
+    return execFileSync('git', args, { cwd: this.dir, env: this.tick(), encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  }
+
+  gitRaw(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): SpawnSyncReturns<string> {
+    return spawnSync('git', args, { cwd: this.dir, env: { ...this.tick(), ...opts.env }, input: opts.input, encoding: 'utf8' });
+  }
+
+  write(path: string, content: string): void {
+    const abs = join(this.dir, path);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+
+  /** Commits the given files (or an empty commit) with `message`; returns the new HEAD. */
+  commit(message: string, files: Record<string, string> = {}): string {
+    for (const [p, c] of Object.entries(files)) this.write(p, c);
+    if (Object.keys(files).length) this.git('add', '--', ...Object.keys(files));
+    this.git('commit', '-q', '--allow-empty', '-m', message);
+    return this.head();
+  }
+
+  head(): string {
+    return this.git('rev-parse', 'HEAD').trim();
+  }
+
+  notesRef(): string | null {
+    const r = this.gitRaw(['rev-parse', '-q', '--verify', 'refs/notes/handoff']);
+    return r.status === 0 ? r.stdout.trim() : null;
+  }
+
+  /** `git notes --ref=handoff show <rev>` through native git. */
+  nativeNote(rev = 'HEAD'): string | null {
+    const r = this.gitRaw(['notes', '--ref=handoff', 'show', rev]);
+    return r.status === 0 ? r.stdout : null;
+  }
+
+  fsck(): string {
+    const r = this.gitRaw(['fsck', '--strict', '--no-progress']);
+    if (r.status !== 0) throw new Error(`git fsck failed: ${r.stderr}`);
+    return r.stdout + r.stderr;
+  }
+}
