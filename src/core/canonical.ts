@@ -7,7 +7,7 @@
 
 const RESERVED = /^(true|false|yes|no|on|off|y|n|null|~|\.nan|\.inf|-\.inf|\+\.inf)$/i;
 // A plain scalar: starts with a letter or '_', no characters YAML gives meaning to.
-const PLAIN = /^[\p{L}_][\p{L}\p{N}\p{M} _.,/()'?!%+=@$&*-]*$/u;
+const PLAIN = /^[\p{L}_][\p{L}\p{N}\p{M}\p{Pd}\p{Po}\p{Ps}\p{Pe}\p{Sc} _.,/()'?!%+=@$&*;:#"`<>~^|\\[\]{}-]*$/u;
 
 function needsEscape(ch: number): boolean {
   return ch < 0x20 || (ch >= 0x7f && ch <= 0x9f) || ch === 0xfeff || ch === 0x2028 || ch === 0x2029;
