@@ -6,4 +6,7 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   show: () => import('./show.js'),
   log: () => import('./log.js'),
   diff: () => import('./diff.js'),
+  sync: () => import('./sync.js'),
+  purge: () => import('./purge.js'),
+  doctor: () => import('./doctor.js'),
 };
