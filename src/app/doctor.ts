@@ -29,7 +29,7 @@ export interface Finding {
 
 export interface DoctorResult {
   findings: Finding[];
-  /** nothing is left to fix */
+  /** nothing fixable is left unfixed (what cannot be fixed is reported, not failed on) */
   healthy: boolean;
 }
 
@@ -47,7 +47,7 @@ export async function runDoctor(repo: Repo, req: { fix: boolean; nowMs?: number 
     findings.push({ kind: 'lock', subject: lock.path, message: `stale lock ${lock.path} (${age}) left by a killed writer blocks ${lock.ref}${fixed ? '; removed' : ''}`, fixable: true, fixed });
   }
   findings.push(...(await checkOrphans(repo, req.fix)));
-  return { findings, healthy: findings.every((f) => f.fixed) };
+  return { findings, healthy: findings.every((f) => f.fixed || !f.fixable) };
 }
 
 async function checkOrphans(repo: Repo, fix: boolean): Promise<Finding[]> {
@@ -78,7 +78,8 @@ async function checkOrphans(repo: Repo, fix: boolean): Promise<Finding[]> {
   const placements = placeOrphans(orphans, candidates, new Set(notes.map((n) => n.target)));
 
   const out: Finding[] = [];
-  for (const p of placements) {
+  // The newest orphan chose first; re-attaching oldest first keeps it the newest version.
+  for (const p of [...placements].sort((x, y) => x.orphan.timestamp - y.orphan.timestamp)) {
     const o = orphans.find((x) => x.target === p.orphan.target)!;
     const what = `the note of ${o.target.slice(0, 7)} (${o.note.why === 'missing' ? 'commit gone' : 'commit on no branch'})`;
     if (p.to === null) {
