@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { GitFailed } from '../errors.js';
 
 export interface GitResult {
@@ -20,7 +19,8 @@ export function runGit(args: string[], opts: GitRunOptions = {}): Promise<GitRes
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...opts.env };
     if (opts.readOnly) env.GIT_OPTIONAL_LOCKS = '0';
-    const child = spawn('git', args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // child_process is loaded on first use: `show` and quiet hooks never spawn.
+    const child = process.getBuiltinModule('node:child_process').spawn('git', args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));

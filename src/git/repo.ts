@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { git, runGit, firstLine } from './exec.js';
 import { GitObjectStore } from './object-store.js';
+import { discoverInProcess } from './discover.js';
+import { readConfigInProcess } from './config-file.js';
 import { NotARepository, UnsupportedRepository, GitFailed } from '../errors.js';
 
 export const NOTES_REF = 'refs/notes/handoff';
@@ -40,6 +42,13 @@ export class Repo {
 
   /** Finds the repository containing `cwd`; refuses outside one and in SHA-256 repositories. */
   static async discover(cwd = process.cwd()): Promise<Repo> {
+    const fast = discoverInProcess(cwd);
+    if (fast) {
+      if (fast.objectFormat !== 'sha1') {
+        throw new UnsupportedRepository(`this repository uses ${fast.objectFormat} object ids; git-handoff supports sha1 repositories only`);
+      }
+      return new Repo({ gitDir: fast.gitDir, commonDir: fast.commonDir, workTree: fast.workTree }, cwd);
+    }
     const r = await runGit(
       ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository', '--show-object-format', '--show-toplevel'],
       { cwd, readOnly: true },
@@ -69,6 +78,8 @@ export class Repo {
   /** All config values, read once per process (`git config -l -z`). Keys are lower-cased as git prints them. */
   async config(): Promise<Map<string, string[]>> {
     if (this.configCache) return this.configCache;
+    const inProcess = readConfigInProcess(this.paths.commonDir, this.paths.gitDir);
+    if (inProcess) return (this.configCache = inProcess);
     const r = await this.runGit(['config', '-l', '-z'], { readOnly: true });
     const map = new Map<string, string[]>();
     for (const item of r.stdout.toString('utf8').split('\0')) {
