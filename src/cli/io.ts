@@ -3,7 +3,7 @@
  * output as one JSON document. Writes go straight to file descriptors 1 and 2: creating
  * `process.stdout` loads Node's whole stream stack, a measurable part of a hook's budget.
  */
-import { writeSync } from 'node:fs';
+import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { Painter } from '../core/bookmark.js';
 
@@ -55,6 +55,18 @@ export function processIo(): Io {
 /** Reads all of stdin; resolves null when stdin is a terminal or empty (DESIGN.md "write input"). */
 export async function readStdin(io: Io): Promise<Buffer | null> {
   if (io.stdinIsTTY) return null;
+  // Files, pipes and /dev/null are read directly; only sockets need the stream machinery.
+  try {
+    const st = fstatSync(0);
+    if (st.isFile() || st.isFIFO() || st.isCharacterDevice()) {
+      const buf = readFileSync(0);
+      return buf.length === 0 || buf.toString('utf8').trim() === '' ? null : buf;
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EBADF') return null;
+    if (code !== 'EAGAIN') throw e;
+  }
   const chunks: Buffer[] = [];
   try {
     for await (const c of process.stdin) chunks.push(c as Buffer);

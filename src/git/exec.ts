@@ -44,3 +44,25 @@ export async function git(args: string[], opts: GitRunOptions = {}): Promise<str
 export function firstLine(s: string): string {
   return s.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
 }
+
+/** Runs `git <first> | git <second>` with both processes started at once; returns the second's output. */
+export function pipeGit(first: string[], second: string[], opts: GitRunOptions = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, ...opts.env };
+    if (opts.readOnly) env.GIT_OPTIONAL_LOCKS = '0';
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    const a = spawn('git', first, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const b = spawn('git', second, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    a.stdout.pipe(b.stdin);
+    b.stdin.on('error', () => {});
+    const out: Buffer[] = [];
+    let err = '';
+    b.stdout.on('data', (c: Buffer) => out.push(c));
+    b.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    a.on('error', reject);
+    b.on('error', reject);
+    let firstCode: number | null = null;
+    a.on('close', (code) => (firstCode = code));
+    b.on('close', (code) => resolve({ code: firstCode || code || 0, stdout: Buffer.concat(out), stderr: err }));
+  });
+}
