@@ -33,6 +33,8 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr, dela
     done() {
       clearTimeout(timer);
       if (drawn) stream.write('\r\x1b[K');
+      drawn = false;
+      current = '';
     },
   };
 }

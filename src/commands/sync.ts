@@ -69,7 +69,7 @@ export function renderSync(r: SyncResult): string {
   }
   switch (r.action) {
     case 'up-to-date':
-      lines.push(`${r.remote} and this clone already hold the same handoff history (${short(r.local.after)})`);
+      lines.push(r.local.after ? `${r.remote} and this clone already hold the same handoff history (${short(r.local.after)})` : `neither ${r.remote} nor this clone has a handoff history yet`);
       break;
     case 'push':
       lines.push(`${r.dryRun ? 'would push' : 'pushed'} ${versions(r.outgoing)} to ${r.remote}${r.forced ? ' (replacing its copy of purged versions)' : ''}`);
