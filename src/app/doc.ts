@@ -4,9 +4,8 @@
  * update the provider, rewrite the SEED section. Validation and the local receipt are
  * all-or-nothing; the provider steps after them resume on a re-run with the same receipt.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { Repo } from '../git/repo.js';
 import { decideTransition } from '../core/item-states.js';
@@ -41,9 +40,16 @@ export type DocResult =
   | { phase: 'skeleton'; workItem: string; path: string; dryRun: boolean; text: string }
   | (TransitionResult & { phase: 'handoff'; path: string; seedWritten: boolean });
 
+/** Where this code runs from: the bundle's folder (`dist/`), else the running script's. */
+function codeDir(): string {
+  // The CLI ships as CommonJS bundles, where `__dirname` exists; `import.meta` does not.
+  if (typeof __dirname === 'string') return __dirname;
+  return dirname(realpathSync(process.argv[1] ?? '.'));
+}
+
 /** The shipped templates: `templates/` beside `dist/` in the package (or the source tree). */
 export function shippedTemplate(lang: Lang): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
+  let dir = codeDir();
   for (let i = 0; i < 5; i++) {
     const p = join(dir, 'templates', `handoff.${lang}.md`);
     if (existsSync(p)) return readFileSync(p, 'utf8');

@@ -13,7 +13,7 @@ import { openItem, receiptsOf } from './work-items.js';
 import { docFacts, readDoc } from './doc.js';
 import { authorizationOf } from './seed.js';
 import { untrustedNotice } from './policy.js';
-import { HandoffError, Refused } from '../errors.js';
+import { isHandoffError, Refused } from '../errors.js';
 
 export interface ItemStatus {
   workItem: string;
@@ -39,7 +39,7 @@ export async function itemStatus(repo: Repo, ref: WorkItemRef): Promise<{ status
     try {
       problems = validateHandoffDoc(readDoc(abs, path), await docFacts(ctx, path));
     } catch (e) {
-      if (!(e instanceof HandoffError)) throw e;
+      if (!isHandoffError(e)) throw e;
       problems = [{ code: 'missing-document', line: null, message: e.message }];
     }
   }
