@@ -61,7 +61,7 @@ export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<
       }
     }
     const pr = await pullRequest(ctx, branch, command);
-    const at = await receiptTime(repo);
+    const at = await receiptTime(ctx);
     const receipt: Receipt = {
       id: receiptId('retry', ref, base.receipts.length, head, at),
       workItem: ref.text,
@@ -95,7 +95,7 @@ export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<
     const steps = await comment(prev);
     return { workItem: ref.text, state: ctx.state, receipt: prev, unchanged: true, dryRun: req.dryRun, provider: ref.provider, steps };
   }
-  const at = await receiptTime(repo);
+  const at = await receiptTime(ctx);
   const receipt: Receipt = {
     id: receiptId('authorize', ref, base.receipts.length, head, at),
     workItem: ref.text,

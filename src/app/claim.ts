@@ -57,7 +57,7 @@ export async function claimItem(repo: Repo, req: ClaimRequest): Promise<Transiti
   }
   if (!title) throw new UsageError(`claim ${ref.text}: --title is required for a local work item`);
 
-  const at = await receiptTime(repo);
+  const at = await receiptTime(ctx);
   const base = ctx.record ?? newItemRecord(ref, title, acceptance ?? '');
   const receipt: Receipt = {
     id: receiptId('claim', ref, base.receipts.length, head, at),

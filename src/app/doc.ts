@@ -155,7 +155,7 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
   } else {
     const v = decideTransition('handoff', record.state, { target, receipt: id, commit: head });
     if (!v.ok) throw new TransitionRefused(`cannot hand off ${ref.text}: ${v.reason}`, { state: record.state });
-    const at = await receiptTime(repo);
+    const at = await receiptTime(ctx);
     receipt =
       existing && existing.toStatus === target
         ? existing

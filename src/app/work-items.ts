@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { ItemStore, type StoredItem } from '../git/item-store.js';
 import { readLocalState } from '../git/local-state.js';
-import { resolveIdentities, isoUtc } from '../git/identity.js';
+import { isoUtc } from '../git/identity.js';
 import { parseWorkItem, type ItemRecord, type ItemState, type WorkItemRef } from '../core/work-item.js';
 import type { Receipt } from '../core/receipt.js';
 import { LANGS, type Lang } from '../core/handoff-doc.js';
@@ -90,9 +90,9 @@ export async function resolveLang(repo: Repo, flag: string | undefined): Promise
   return v as Lang;
 }
 
-/** The time a receipt records: the committer time of the notes commit (honours GIT_COMMITTER_DATE). */
-export async function receiptTime(repo: Repo): Promise<string> {
-  return isoUtc((await resolveIdentities(repo)).committer.timestamp);
+/** The time a receipt records: the committer time of its notes commit (honours GIT_COMMITTER_DATE). */
+export async function receiptTime(ctx: ItemContext): Promise<string> {
+  return isoUtc((await ctx.items.identities()).committer.timestamp);
 }
 
 /** The item's receipts, newest first. */
