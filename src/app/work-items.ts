@@ -17,7 +17,8 @@ import { localProvider } from '../providers/local.js';
 import { DELIVERY_CONFIG_PATH, GitHubProvider, NO_DELIVERY, parseDeliveryConfig, type DeliveryConfig } from '../providers/github.js';
 import { runGh, GhFailed } from '../providers/gh.js';
 import type { PlannedStep, Provider, StepName } from '../providers/types.js';
-import { InvalidPolicy, ProviderFailed, Refused, UsageError } from '../errors.js';
+import { InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError } from '../errors.js';
+import { compileAllow, mask, scanFields } from '../core/secrets.js';
 
 export interface ItemContext {
   repo: Repo;
@@ -66,6 +67,23 @@ export async function openItem(repo: Repo, ref: WorkItemRef, opts: { write: bool
   const delivery = ref.provider === 'github' ? readDelivery(workTree) : NO_DELIVERY;
   const provider = ref.provider === 'github' ? new GitHubProvider(runGh(workTree), delivery, policy.effective) : localProvider;
   return { repo, workTree, ref, items, stored, record: stored.record, state: stored.record?.state ?? 'backlog', policy, delivery, provider };
+}
+
+/**
+ * DESIGN.md "Safety rules on every write": what the user gives (a title, acceptance, scope,
+ * the handoff document) is scanned before anything is written; a hit aborts, masked.
+ */
+export async function refuseSecrets(repo: Repo, given: Record<string, string | null | undefined>): Promise<void> {
+  const allow = compileAllow(await repo.configAll('handoff.secrets.allow'));
+  const hits = scanFields(Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === 'string')), allow);
+  if (!hits.length) return;
+  const h = hits[0];
+  throw new SecretDetected(`secret found in ${h.field} (line ${h.line}): ${h.kind} ${mask(h.value)}; nothing was written`, {
+    field: h.field,
+    line: h.line,
+    kind: h.kind,
+    count: hits.length,
+  });
 }
 
 /** The session: the flag, else HANDOFF_SESSION_ID, else the agent hook's active session. */

@@ -199,6 +199,10 @@ describe('a local: work item, end to end', () => {
       expect(r.stderr, name).toContain(message);
       expect(readDoc(repo), name).toBe(text);
     }
+    repo.write(DOC, good.replace('no force push', 'aws key AKIAQ3EGUKJ7ZXW4PL2M'));
+    const secret = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
+    expect(secret.json.error).toMatchObject({ code: 'SecretDetected', data: { field: DOC } });
+    expect(secret.stderr).not.toContain('AKIAQ3EGUKJ7ZXW4PL2M');
     expect(repo.notesRef()).toBe(tip);
 
     // `origin/main` is not a path; a legacy JSON receipt in .harness/ counts as a receipt.
@@ -417,6 +421,15 @@ describe('a local: work item, end to end', () => {
     expect(handoff(repo, ['authorize', '--work-item', W, '--use-retry', '--json']).json.error.message).toContain('no delivery authorization');
     expect(repo.notesRef()).toBe(repo.git('rev-parse', 'refs/notes/handoff').trim());
     expect(handoff(repo, ['status', '--json']).json.items).toHaveLength(1);
+    // Secrets in what the user gives are refused, masked, before anything is written.
+    const tip = repo.notesRef();
+    const token = 'ghp_1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvWxYz';
+    const leak = handoff(repo, ['claim', '--work-item', 'local:#8', '--title', `use ${token}`, '--json']);
+    expect(leak.code).toBe(1);
+    expect(leak.json.error).toMatchObject({ code: 'SecretDetected', data: { field: 'title' } });
+    expect(leak.stderr).not.toContain(token);
+    expect(handoff(repo, ['authorize', '--work-item', W, '--scope', `push with ${token}`, '--retries', '1']).code).toBe(1);
+    expect(repo.notesRef()).toBe(tip);
     const unborn = TestRepo.init();
     expect(handoff(unborn, ['claim', '--work-item', W, '--title', 'x', '--json']).json.error.code).toBe('UnbornBranch');
   });
