@@ -6,4 +6,5 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   show: () => import('./show.js'),
   log: () => import('./log.js'),
   diff: () => import('./diff.js'),
+  classify: () => import('./classify.js'),
 };
