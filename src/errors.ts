@@ -81,3 +81,8 @@ export class InternalError extends HandoffError {
 export class GitFailed extends InternalError {
   static override code = 'GitFailed';
 }
+
+/** Exit 1: there is no handoff to act on (export, relay). */
+export class NoHandoff extends Refused {
+  static override code = 'NoHandoff';
+}

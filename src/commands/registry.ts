@@ -7,4 +7,6 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   log: () => import('./log.js'),
   diff: () => import('./diff.js'),
   classify: () => import('./classify.js'),
+  export: () => import('./export.js'),
+  import: () => import('./import.js'),
 };
