@@ -9,4 +9,6 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   classify: () => import('./classify.js'),
   export: () => import('./export.js'),
   import: () => import('./import.js'),
+  relay: () => import('./relay.js'),
+  ack: () => import('./ack.js'),
 };
