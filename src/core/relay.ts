@@ -53,7 +53,7 @@ export function relayTrailers(reason: RelayReason, completed: number | null): Re
  */
 export function tasksDue(completed: number, baseline: number, perSession: number): boolean {
   // A state file that was reset counts from its new start.
-  return perSession > 0 && completed - Math.min(baseline, completed) >= perSession;
+  return perSession > 0 && completed - (completed < baseline ? 0 : baseline) >= perSession;
 }
 
 export type RelayDecision = { start: true; attempt: number } | { start: false; kind: 'relayed' | 'waiting' | 'failed'; why: string };
