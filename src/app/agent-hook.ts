@@ -152,7 +152,7 @@ function exportSession(adapter: AgentAdapter, env: NodeJS.ProcessEnv, sessionId:
 
 const userPromptSubmit: Handler = async (repo, adapter, input) => {
   if (input.prompt === null) return {};
-  const phrases = await loadPhrases(repo.workTree);
+  const phrases = await loadPhrases(repo);
   const c = classifyPhrase(input.prompt, phrases.lists);
   if (c.class !== 'session-end' && c.class !== 'ambiguous') return {};
   const now = await clock(repo);

@@ -1,14 +1,16 @@
 /**
  * The phrase lists in effect: the built-in ones, replaced list by list by the `phrases`
- * key of the policy file `.harness/session-workflow.yaml` (issue 5). Only that key is read
- * here; js-yaml loads only when the file exists.
+ * key of the policy file `.harness/session-workflow.yaml` (issue 5) when that file is
+ * trusted (its hash approved with `git handoff policy approve`, as for every other use of
+ * the policy). Never throws: a problem is one line, and the built-in lists apply.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Repo } from '../git/repo.js';
+import { ItemStore } from '../git/item-store.js';
+import { loadPolicy, untrustedNotice } from './policy.js';
+import { POLICY_PATH } from '../core/policy.js';
 import { DEFAULT_PHRASES, phrasesFromPolicy, type PhraseLists } from '../core/phrases.js';
-import { parseDocument } from '../core/parse.js';
-
-export const POLICY_PATH = '.harness/session-workflow.yaml';
 
 export interface EffectivePhrases {
   lists: PhraseLists;
@@ -18,23 +20,17 @@ export interface EffectivePhrases {
   problems: string[];
 }
 
-export async function loadPhrases(workTree: string | null): Promise<EffectivePhrases> {
+export async function loadPhrases(repo: Repo | null): Promise<EffectivePhrases> {
   const builtIn: EffectivePhrases = { lists: DEFAULT_PHRASES, source: null, problems: [] };
-  if (!workTree) return builtIn;
-  let text: string;
+  if (!repo?.workTree || !existsSync(join(repo.workTree, POLICY_PATH))) return builtIn;
+  let policy;
   try {
-    text = readFileSync(join(workTree, POLICY_PATH), 'utf8');
-  } catch {
-    return builtIn;
-  }
-  let doc: unknown;
-  try {
-    doc = await parseDocument(text);
+    policy = await loadPolicy(repo, new ItemStore(repo));
   } catch (e) {
-    return { ...builtIn, problems: [`${POLICY_PATH}: ${(e as Error).message}; using the built-in phrase lists`] };
+    return { ...builtIn, problems: [`${(e as Error).message}; using the built-in phrase lists`] };
   }
-  const phrases = doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>).phrases : undefined;
-  if (phrases === undefined) return builtIn;
-  const r = phrasesFromPolicy(phrases);
+  if (!policy.trusted) return { ...builtIn, problems: [untrustedNotice(policy)!.replace('the built-in defaults', 'the built-in phrase lists')] };
+  if (!policy.effective.phrases) return builtIn;
+  const r = phrasesFromPolicy(policy.effective.phrases);
   return { lists: r.lists, source: POLICY_PATH, problems: r.problems.map((p) => `${POLICY_PATH}: ${p}; using the built-in list`) };
 }

@@ -11,7 +11,7 @@ export const command: CommandModule = {
     name: 'classify',
     summary: 'is this message a session end, a task-zone phrase, ambiguous, or neither',
     description:
-      "Whole phrases, case and punctuation insensitive, anywhere in the message (Russian, English, Chinese). Inside a repository the lists under 'phrases' in .harness/session-workflow.yaml replace the built-in ones. Without TEXT (or with '-') the message is read from stdin.",
+      "Whole phrases, case and punctuation insensitive, anywhere in the message (Russian, English, Chinese). Inside a repository the lists under 'phrases' in .harness/session-workflow.yaml replace the built-in ones, once that policy is approved ('git handoff policy approve'). Without TEXT (or with '-') the message is read from stdin.",
     positionals: [{ name: 'text', describe: 'the message', optional: true, variadic: true }],
     options: { json: JSON_OPTION },
     examples: ["git handoff classify 'ок, завершаем сессию'", "echo \"let's wrap up\" | git handoff classify --json"],
@@ -24,15 +24,13 @@ export const command: CommandModule = {
       if (!input) throw new UsageError('classify: give the message as TEXT or on stdin');
       text = input.toString('utf8');
     }
-    let workTree: string | null = null;
+    let repo: Repo | null = null;
     try {
-      const repo = await Repo.discover(ctx.cwd);
-      workTree = repo.workTree;
-      repo.close();
+      repo = await Repo.discover(ctx.cwd);
     } catch (e) {
       if (!(e instanceof NotARepository)) throw e;
     }
-    const phrases = await loadPhrases(workTree);
+    const phrases = await loadPhrases(repo).finally(() => repo?.close());
     for (const p of phrases.problems) ctx.io.err(`git handoff: warning: ${p}`);
     const r = classifyPhrase(text, phrases.lists);
     if (ctx.json) return void ctx.io.json({ ok: true, class: r.class, matched: r.matched });
