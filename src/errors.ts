@@ -90,6 +90,41 @@ export class GitFailed extends InternalError {
   static override code = 'GitFailed';
 }
 
+/** Exit 4: a provider step (gh) failed after the local receipt was written; re-running is safe. */
+export class ProviderFailed extends ExternalFailure {
+  static override code = 'ProviderFailed';
+}
+
+/** Exit 1: `.harness/session-workflow.yaml` (or the delivery config) does not parse. */
+export class InvalidPolicy extends Refused {
+  static override code = 'InvalidPolicy';
+}
+
+/** Exit 1: the notes hold no record of this work item. */
+export class UnknownWorkItem extends Refused {
+  static override code = 'UnknownWorkItem';
+}
+
+/** Exit 1: there is no handoff to act on (export, relay). */
+export class NoHandoff extends Refused {
+  static override code = 'NoHandoff';
+}
+
+/** Exit 1: a tool the command needs (tmux) is not installed. */
+export class ToolMissing extends Refused {
+  static override code = 'ToolMissing';
+}
+
+/** Exit 1: an ack that cannot be taken (stale prompt, unknown relay, relay no longer waiting). */
+export class AckRefused extends Refused {
+  static override code = 'AckRefused';
+}
+
+/** Exit 4: a relay failed or timed out; re-run with --retry. */
+export class RelayFailed extends ExternalFailure {
+  static override code = 'RelayFailed';
+}
+
 /** Exit 4: the remote could not be reached (network, auth, no such repository). */
 export class RemoteUnreachable extends ExternalFailure {
   static override code = 'RemoteUnreachable';
