@@ -6,4 +6,8 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   show: () => import('./show.js'),
   log: () => import('./log.js'),
   diff: () => import('./diff.js'),
+  init: () => import('./init.js'),
+  uninstall: () => import('./uninstall.js'),
+  hook: () => import('./hook.js'),
+  sweep: () => import('./sweep.js'),
 };

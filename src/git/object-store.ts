@@ -1,6 +1,6 @@
-import { mkdirSync, existsSync, writeFileSync, renameSync, unlinkSync } from 'node:fs';
+import { mkdirSync, existsSync, writeFileSync, renameSync, unlinkSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { CatFileBatch } from './catfile.js';
 import { hashObject, type GitObject, type ObjectStore, type ObjectType } from './objects.js';
@@ -21,9 +21,28 @@ export class GitObjectStore implements ObjectStore {
   async read(oid: string): Promise<GitObject | null> {
     const hit = this.cache.get(oid);
     if (hit) return hit;
-    const obj = await this.batch.read(oid);
+    const obj = this.readLoose(oid) ?? (await this.batch.read(oid));
     if (obj && /^[0-9a-f]{40}$/.test(oid)) this.cache.set(oid, obj);
     return obj;
+  }
+
+  /**
+   * A loose object read in-process (what git just wrote usually is loose), so a hook that
+   * reads a few fresh objects starts no git process. Packed objects go through cat-file.
+   */
+  private readLoose(oid: string): GitObject | null {
+    if (!/^[0-9a-f]{40}$/.test(oid)) return null;
+    let raw: Buffer;
+    try {
+      raw = inflateSync(readFileSync(join(this.objectsDir, oid.slice(0, 2), oid.slice(2))));
+    } catch {
+      return null;
+    }
+    const nul = raw.indexOf(0);
+    const [type, len] = raw.toString('latin1', 0, nul).split(' ');
+    const data = raw.subarray(nul + 1);
+    if (nul < 0 || Number(len) !== data.length || !['blob', 'tree', 'commit', 'tag'].includes(type)) return null;
+    return { type: type as ObjectType, data };
   }
 
   /** Resolves a revision expression (`HEAD`, `refs/...`, `<commit>:<path>`) through cat-file. */

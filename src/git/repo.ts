@@ -1,8 +1,8 @@
 /**
  * Repository discovery, configuration and refs: the facts every command starts from.
  */
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import { git, runGit, firstLine } from './exec.js';
 import { GitObjectStore } from './object-store.js';
 import { NotARepository, UnsupportedRepository, GitFailed } from '../errors.js';
@@ -55,6 +55,39 @@ export class Repo {
     // --show-toplevel fails (after printing the rest) in a bare repository or inside .git.
     const workTree = bare === 'true' || r.code !== 0 || !top ? null : top;
     return new Repo({ gitDir, commonDir, workTree }, cwd);
+  }
+
+  /**
+   * The repository a git hook runs in, found without starting git: git runs hooks at the
+   * top of the work tree, where `.git` is the git dir or a `gitdir:` file (a linked
+   * worktree). Anything else (GIT_DIR set, a bare repository) takes `discover`.
+   */
+  static async forHook(cwd = process.cwd()): Promise<Repo> {
+    if (process.env.GIT_DIR || process.env.GIT_WORK_TREE || process.env.GIT_COMMON_DIR) return Repo.discover(cwd);
+    const dotGit = join(cwd, '.git');
+    let gitDir: string | null = null;
+    try {
+      if (statSync(dotGit).isDirectory()) gitDir = dotGit;
+      else {
+        const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+        if (m) gitDir = resolve(cwd, m[1]);
+      }
+    } catch {
+      return Repo.discover(cwd);
+    }
+    if (!gitDir) return Repo.discover(cwd);
+    let commonDir = gitDir;
+    try {
+      commonDir = resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim());
+    } catch {}
+    try {
+      if (/^\s*objectformat\s*=\s*(?!sha1\b)\S/im.test(readFileSync(join(commonDir, 'config'), 'utf8'))) {
+        throw new UnsupportedRepository('this repository does not use sha1 object ids; git-handoff supports sha1 repositories only');
+      }
+    } catch (e) {
+      if (e instanceof UnsupportedRepository) throw e;
+    }
+    return new Repo({ gitDir, commonDir, workTree: cwd }, cwd);
   }
 
   /** Runs git in this repository. */
