@@ -4,9 +4,17 @@
  */
 export type ExitCode = 1 | 2 | 3 | 4;
 
+/** Marks our errors across bundles: each command is bundled on its own, so `instanceof` cannot be trusted. */
+const BRAND = Symbol.for('git-handoff.error');
+
+export function isHandoffError(e: unknown): e is HandoffError {
+  return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+}
+
 export class HandoffError extends Error {
   static code = 'HandoffError';
   readonly exitCode: ExitCode = 1;
+  readonly [BRAND] = true;
   constructor(message: string, readonly data: Record<string, unknown> = {}) {
     super(message);
   }
@@ -80,4 +88,39 @@ export class InternalError extends HandoffError {
 /** A git plumbing call failed where it should not have. */
 export class GitFailed extends InternalError {
   static override code = 'GitFailed';
+}
+
+/** Exit 4: a provider step (gh) failed after the local receipt was written; re-running is safe. */
+export class ProviderFailed extends ExternalFailure {
+  static override code = 'ProviderFailed';
+}
+
+/** Exit 1: `.harness/session-workflow.yaml` (or the delivery config) does not parse. */
+export class InvalidPolicy extends Refused {
+  static override code = 'InvalidPolicy';
+}
+
+/** Exit 1: the notes hold no record of this work item. */
+export class UnknownWorkItem extends Refused {
+  static override code = 'UnknownWorkItem';
+}
+
+/** Exit 1: there is no handoff to act on (export, relay). */
+export class NoHandoff extends Refused {
+  static override code = 'NoHandoff';
+}
+
+/** Exit 1: a tool the command needs (tmux) is not installed. */
+export class ToolMissing extends Refused {
+  static override code = 'ToolMissing';
+}
+
+/** Exit 1: an ack that cannot be taken (stale prompt, unknown relay, relay no longer waiting). */
+export class AckRefused extends Refused {
+  static override code = 'AckRefused';
+}
+
+/** Exit 4: a relay failed or timed out; re-run with --retry. */
+export class RelayFailed extends ExternalFailure {
+  static override code = 'RelayFailed';
 }

@@ -2,11 +2,12 @@
  * `write`: gather (input, HEAD, latest version) -> decide (validate, scan, fill, compare)
  * -> act (one version commit, compare-and-swap). `--dry-run` stops before act.
  */
-import type { Repo } from '../git/repo.js';
+import type { Repo, WriteHelper } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
-import { headFacts, patchId, contentHashes } from '../git/head-facts.js';
+import { headFacts, patchIdDiffArgs, contentHashes, type HeadFacts } from '../git/head-facts.js';
 import { resolveIdentities, isoUtc } from '../git/identity.js';
 import { setNote } from '../git/notes-tree.js';
+import { parseTrailers } from '../git/objects.js';
 import { normalizeInput, withDefaults, userContent, type Handoff } from '../core/schema.js';
 import { toCanonicalYaml } from '../core/canonical.js';
 import { parseDocument, ParseError } from '../core/parse.js';
@@ -91,6 +92,20 @@ export async function writeHandoff(repo: Repo, req: WriteRequest): Promise<Write
   const store = new HandoffStore(repo);
   const facts = await headFacts(repo);
   if (!facts) throw new UnbornBranch(`branch '${repo.headBranch() ?? 'HEAD'}' has no commit yet; commit once, then write a handoff`);
+  // Started now, used at the end: git's start-up overlaps the work below.
+  const helper = repo.startWriteHelper(patchIdDiffArgs(facts.head, facts.commit), req.dryRun ? null : 'handoff: version');
+  try {
+    return await writeWith(repo, store, facts, req, helper);
+  } finally {
+    helper.cancel();
+  }
+}
+
+async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req: WriteRequest, helper: WriteHelper): Promise<WriteResult> {
+  const refUpdate = req.dryRun ? undefined : helper;
+  // Started now, awaited later: the patch-id pipeline is the slowest part of a write.
+  const pending = Promise.all([helper.patchId(), contentHashes(repo)]);
+  pending.catch(() => {});
   const [maxBytes, allowList] = await Promise.all([repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES), repo.configAll('handoff.secrets.allow')]);
   const allow = compileAllow(allowList);
 
@@ -137,7 +152,7 @@ export async function writeHandoff(repo: Repo, req: WriteRequest): Promise<Write
   }
 
   const ids = await resolveIdentities(repo);
-  const [pid, hashes] = await Promise.all([patchId(repo, facts.head, facts.commit), contentHashes(repo)]);
+  const [pid, hashes] = await pending;
   const handoff = withDefaults({
     ...user,
     date: isoUtc(ids.committer.timestamp),
@@ -153,7 +168,7 @@ export async function writeHandoff(repo: Repo, req: WriteRequest): Promise<Write
   if (Buffer.byteLength(yaml) > maxBytes) throw new InvalidInput(`the handoff would be ${Buffer.byteLength(yaml)} bytes, over the ${maxBytes}-byte limit (handoff.maxBytes)`);
 
   const prev: ReadVersion | null = latest.version;
-  if (prev && prev.target === facts.head && sameContent(prev.handoff, handoff)) {
+  if (prev && prev.target === facts.head && sameContent(prev.handoff, handoff) && carriesTrailers(prev, req.trailers)) {
     return { version: prev.id, target: facts.head, unchanged: true, dryRun: req.dryRun, handoff: prev.handoff, yaml: prev.text ?? yaml, previous: prev.id };
   }
   if (req.dryRun) return { version: null, target: facts.head, unchanged: false, dryRun: true, handoff, yaml, previous: prev?.id ?? null };
@@ -166,8 +181,15 @@ export async function writeHandoff(repo: Repo, req: WriteRequest): Promise<Write
     subject,
     trailers: { 'Handoff-Target': facts.head, ...(facts.branch ? { 'Handoff-Branch': facts.branch } : {}), ...req.trailers },
     identities: ids,
-  });
+  }, { pending: refUpdate });
   return { version, target: facts.head, unchanged: false, dryRun: false, handoff, yaml, previous: prev?.id ?? null };
+}
+
+/** A version that lacks a requested mark (a relay) is not "unchanged" even with the same content. */
+function carriesTrailers(prev: ReadVersion, trailers: Record<string, string> | undefined): boolean {
+  if (!trailers) return true;
+  const have = parseTrailers(prev.commit.message);
+  return Object.entries(trailers).every(([k, v]) => have[k] === v);
 }
 
 function sameContent(a: Handoff, b: Handoff): boolean {

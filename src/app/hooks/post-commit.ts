@@ -23,7 +23,7 @@ const REASONS: Record<string, string> = {
 };
 
 export async function run(ctx: HookContext): Promise<number> {
-  const repo = await Repo.forHook(ctx.cwd);
+  const repo = await Repo.discover(ctx.cwd);
   try {
     const verdict = await verdictForHead(repo);
     if (verdict?.substantive) {

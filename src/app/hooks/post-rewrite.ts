@@ -15,7 +15,7 @@ import type { HookContext } from './types.js';
 export async function run(ctx: HookContext): Promise<number> {
   const groups = parseRewriteList(await ctx.stdin());
   if (!groups.size) return 0;
-  const repo = await Repo.forHook(ctx.cwd);
+  const repo = await Repo.discover(ctx.cwd);
   try {
     const store = new HandoffStore(repo);
     const tip = await store.tip();

@@ -12,7 +12,7 @@ import type { HookContext } from './types.js';
 export async function run(ctx: HookContext): Promise<number> {
   const source = ctx.args[1];
   if (source === 'merge' || source === 'squash') return 0;
-  const repo = await Repo.forHook(ctx.cwd);
+  const repo = await Repo.discover(ctx.cwd);
   try {
     if (operationInProgress(repo.gitDir) || isSequencerCommand(parentGitCommand())) return 0;
     const strict = await repo.configBool('handoff.sweep.strict');

@@ -3,9 +3,8 @@
  * it changed; `uninstall` turns the record back into steps. See ./types.ts for the contract
  * an installer follows.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Repo } from '../../git/repo.js';
 import {
   configLocal,
@@ -34,7 +33,8 @@ export const INSTALLERS: Installer[] = [gitHooksInstaller, notesConfigInstaller]
 
 /** The installed package's root (where githooks/ and templates/ are), found from this module. */
 export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
+  // The CLI ships as CommonJS bundles, where `__dirname` exists; `import.meta` does not.
+  let dir = typeof __dirname === 'string' ? __dirname : dirname(realpathSync(process.argv[1] ?? '.'));
   for (let i = 0; i < 6; i++) {
     const pkg = join(dir, 'package.json');
     if (existsSync(pkg)) {
