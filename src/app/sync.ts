@@ -26,6 +26,8 @@ export interface SyncRequest {
   /** replace the remote's copy of versions this clone purged (the only force push) */
   force: boolean;
   progress?: (line: string) => void;
+  /** fetch-merge-push rounds before giving up (default MAX_SYNC_ATTEMPTS) */
+  maxAttempts?: number;
 }
 
 export interface SyncConflict {
@@ -72,7 +74,8 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
 
   let purgedLocally: string[] = [];
   let remoteBefore: string | null | undefined;
-  for (let attempt = 1; attempt <= MAX_SYNC_ATTEMPTS; attempt++) {
+  const attempts = req.maxAttempts ?? MAX_SYNC_ATTEMPTS;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
     say(`fetching the handoff history from ${remote}`);
     const fetched = await fetchNotes(repo, remote);
     if (remoteBefore === undefined) remoteBefore = fetched;
@@ -86,7 +89,7 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       const rw = await rewriteHistory(repo, repo.objects, local, localPurges);
       const cas = await repo.casUpdateRef(NOTES_REF, rw.tip, local, `handoff: purge ${localPurges.map((p) => p.version.slice(0, 12)).join(' ')}`);
       if (cas !== 'ok') {
-        if (cas === 'locked' && attempt === MAX_SYNC_ATTEMPTS) throw lockHeld(repo);
+        if (cas === 'locked' && attempt === attempts) throw lockHeld(repo);
         continue;
       }
       await expireUnreachableReflogs(repo, [NOTES_REF]);
@@ -115,7 +118,7 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       const cas = await repo.casUpdateRef(NOTES_REF, plan.newTip!, local, `handoff: sync ${plan.action} with ${remote}`);
       // Our ref moved meanwhile (a local write): the remote has our result; merge again.
       if (cas !== 'ok') {
-        if (cas === 'locked' && attempt === MAX_SYNC_ATTEMPTS) throw lockHeld(repo);
+        if (cas === 'locked' && attempt === attempts) throw lockHeld(repo);
         continue;
       }
     }
@@ -135,7 +138,7 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       attempts: attempt,
     };
   }
-  throw new RemoteRefused(`remote '${remote}' kept changing; gave up after ${MAX_SYNC_ATTEMPTS} attempts; run 'git handoff sync' again`, { remote });
+  throw new RemoteRefused(`remote '${remote}' kept changing; gave up after ${attempts} attempts; run 'git handoff sync' again`, { remote });
 }
 
 /** The plan without writing anything: the remote read with ls-remote, objects kept in memory. */
