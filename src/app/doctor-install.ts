@@ -12,9 +12,12 @@ import type { Finding } from './doctor.js';
 /** The `init` options that make the recorded installers plan again. */
 function recordedOptions(record: InstallRecord): InstallOptions {
   const ids = new Set([...record.files.map((f) => f.installer), ...record.config.map((c) => c.installer)]);
+  const agents = [...ids].filter((id) => id.startsWith('agent-')).map((id) => id.slice('agent-'.length));
   return {
     display: record.config.some((c) => c.key.toLowerCase() === 'notes.displayref'),
     sync: ids.has('sync'),
+    agent: agents,
+    shared: record.files.some((f) => f.installer === 'agent-claude' && f.path === '.claude/settings.json'),
   };
 }
 
@@ -28,7 +31,7 @@ export async function checkInstall(repo: Repo, fix: boolean): Promise<Finding[]>
   return steps.map((s) => ({
     kind: 'install' as const,
     subject: s.kind === 'file' ? s.path : s.kind === 'config' ? s.key : s.installer,
-    message: `'git handoff init' set this up and it is missing or was changed: ${fix ? 'done' : 'to do'}: ${s.summary}`,
+    message: `${fix ? 'set up again' : "missing or changed since 'git handoff init'"}: ${s.summary}`,
     fixable: true,
     fixed: fix,
   }));

@@ -106,11 +106,12 @@ describe('init --sync: handoffs travel with git fetch and git push', () => {
     expect(remoteHead(fleet, 'refs/notes/handoff')).toBe(a.notesRef());
   });
 
-  it('doctor re-sets hooks and config init set that went missing', () => {
+  it('doctor re-sets hooks, agent settings and config init set that went missing', () => {
     const fleet = new Fleet(1);
     const [a] = fleet.clones;
-    handoff(a, ['init', '--sync', '--display']);
+    expect(handoff(a, ['init', '--sync', '--display', '--agent', 'claude']).code).toBe(0);
     expect(handoff(a, ['doctor', '--json']).json).toMatchObject({ healthy: true, findings: [] });
+    rmSync(join(a.dir, '.claude', 'settings.local.json'));
     rmSync(join(a.dir, '.git', 'hooks', 'pre-push'));
     rmSync(join(a.dir, '.git', 'hooks', 'post-commit'));
     a.git('config', '--unset', 'remote.origin.fetch', 'refs/notes');
@@ -118,7 +119,7 @@ describe('init --sync: handoffs travel with git fetch and git push', () => {
     const check = handoff(a, ['doctor', '--json']);
     expect(check.code).toBe(1);
     expect(check.json.findings.map((f: any) => f.subject.replace(`${a.dir}/`, '')).sort()).toEqual(
-      ['.git/hooks/post-commit', '.git/hooks/pre-push', 'notes.displayRef', 'remote.origin.fetch'].sort(),
+      ['.claude/settings.local.json', '.git/hooks/post-commit', '.git/hooks/pre-push', 'notes.displayRef', 'remote.origin.fetch'].sort(),
     );
     expect(handoff(a, ['doctor', '--fix']).code).toBe(0);
     expect(handoff(a, ['doctor', '--json']).json).toMatchObject({ healthy: true, findings: [] });
