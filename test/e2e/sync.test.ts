@@ -178,5 +178,22 @@ describe('sync through a bare remote', () => {
     expect(handoff(b, ['show']).stdout).toMatch(/^origin has 2 handoff versions this clone lacks; run 'git handoff sync origin'$/m);
     sync(b);
     expect(handoff(b, ['show']).stdout).not.toMatch(/lacks/);
+    // Ahead of the tracking ref (a local write since): nothing is lacking.
+    writeVersion(b, 'b after sync');
+    expect(handoff(b, ['show']).stdout).not.toMatch(/lacks/);
+  });
+
+  it('shows progress on stderr when a sync takes more than a second (plain lines off a terminal)', () => {
+    const fleet = new Fleet(1);
+    const [a] = fleet.clones;
+    writeVersion(a, 'a');
+    const hook = join(fleet.remote.dir, 'hooks', 'pre-receive');
+    writeFileSync(hook, '#!/bin/sh\nsleep 1.5\n');
+    chmodSync(hook, 0o755);
+    const r = handoff(a, ['sync']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^pushing to origin$/m);
+    for (const line of r.stderr.trim().split('\n')) expect(line).toMatch(/^(fetching the handoff history from origin|pushing to origin)$/);
+    expect(r.stdout).toBe('pushed 1 version to origin\n');
   });
 });
