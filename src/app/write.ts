@@ -2,9 +2,9 @@
  * `write`: gather (input, HEAD, latest version) -> decide (validate, scan, fill, compare)
  * -> act (one version commit, compare-and-swap). `--dry-run` stops before act.
  */
-import type { Repo } from '../git/repo.js';
+import type { Repo, WriteHelper } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
-import { headFacts, patchId, contentHashes } from '../git/head-facts.js';
+import { headFacts, patchIdDiffArgs, contentHashes, type HeadFacts } from '../git/head-facts.js';
 import { resolveIdentities, isoUtc } from '../git/identity.js';
 import { setNote } from '../git/notes-tree.js';
 import { normalizeInput, withDefaults, userContent, type Handoff } from '../core/schema.js';
@@ -91,6 +91,20 @@ export async function writeHandoff(repo: Repo, req: WriteRequest): Promise<Write
   const store = new HandoffStore(repo);
   const facts = await headFacts(repo);
   if (!facts) throw new UnbornBranch(`branch '${repo.headBranch() ?? 'HEAD'}' has no commit yet; commit once, then write a handoff`);
+  // Started now, used at the end: git's start-up overlaps the work below.
+  const helper = repo.startWriteHelper(patchIdDiffArgs(facts.head, facts.commit), req.dryRun ? null : 'handoff: version');
+  try {
+    return await writeWith(repo, store, facts, req, helper);
+  } finally {
+    helper.cancel();
+  }
+}
+
+async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req: WriteRequest, helper: WriteHelper): Promise<WriteResult> {
+  const refUpdate = req.dryRun ? undefined : helper;
+  // Started now, awaited later: the patch-id pipeline is the slowest part of a write.
+  const pending = Promise.all([helper.patchId(), contentHashes(repo)]);
+  pending.catch(() => {});
   const [maxBytes, allowList] = await Promise.all([repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES), repo.configAll('handoff.secrets.allow')]);
   const allow = compileAllow(allowList);
 
@@ -137,7 +151,7 @@ export async function writeHandoff(repo: Repo, req: WriteRequest): Promise<Write
   }
 
   const ids = await resolveIdentities(repo);
-  const [pid, hashes] = await Promise.all([patchId(repo, facts.head, facts.commit), contentHashes(repo)]);
+  const [pid, hashes] = await pending;
   const handoff = withDefaults({
     ...user,
     date: isoUtc(ids.committer.timestamp),
@@ -166,7 +180,7 @@ export async function writeHandoff(repo: Repo, req: WriteRequest): Promise<Write
     subject,
     trailers: { 'Handoff-Target': facts.head, ...(facts.branch ? { 'Handoff-Branch': facts.branch } : {}), ...req.trailers },
     identities: ids,
-  });
+  }, { pending: refUpdate });
   return { version, target: facts.head, unchanged: false, dryRun: false, handoff, yaml, previous: prev?.id ?? null };
 }
 

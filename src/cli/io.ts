@@ -1,7 +1,10 @@
 /**
  * Output: human text through one painter that honours NO_COLOR and non-TTY, machine
- * output as one JSON document.
+ * output as one JSON document. Writes go straight to file descriptors 1 and 2: creating
+ * `process.stdout` loads Node's whole stream stack, a measurable part of a hook's budget.
  */
+import { fstatSync, readFileSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { Painter } from '../core/bookmark.js';
 
 export interface Io {
@@ -13,9 +16,9 @@ export interface Io {
   stdinIsTTY: boolean;
 }
 
-export function colorEnabled(stream: NodeJS.WriteStream = process.stdout): boolean {
+export function colorEnabled(fd = 1): boolean {
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
-  return Boolean(stream.isTTY);
+  return isatty(fd);
 }
 
 function painter(color: boolean): Painter {
@@ -23,21 +26,47 @@ function painter(color: boolean): Painter {
   return { heading: wrap('1'), dim: wrap('2'), warn: wrap('33') };
 }
 
+/** Writes all of `text` to `fd`, falling back to the stream when the descriptor is non-blocking. */
+function writeAll(fd: 1 | 2, text: string): void {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  try {
+    while (off < buf.length) off += writeSync(fd, buf, off);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') return;
+    if (code !== 'EAGAIN') throw e;
+    (fd === 1 ? process.stdout : process.stderr).write(buf.subarray(off));
+  }
+}
+
 export function processIo(): Io {
-  const color = colorEnabled();
+  const color = colorEnabled(1);
   return {
-    out: (t) => void process.stdout.write(t),
-    err: (l) => void process.stderr.write(l.endsWith('\n') ? l : `${l}\n`),
-    json: (doc) => void process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`),
+    out: (t) => writeAll(1, t),
+    err: (l) => writeAll(2, l.endsWith('\n') ? l : `${l}\n`),
+    json: (doc) => writeAll(1, `${JSON.stringify(doc, null, 2)}\n`),
     color,
     paint: painter(color),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: isatty(0),
   };
 }
 
 /** Reads all of stdin; resolves null when stdin is a terminal or empty (DESIGN.md "write input"). */
 export async function readStdin(io: Io): Promise<Buffer | null> {
   if (io.stdinIsTTY) return null;
+  // Files, pipes and /dev/null are read directly; only sockets need the stream machinery.
+  try {
+    const st = fstatSync(0);
+    if (st.isFile() || st.isFIFO() || st.isCharacterDevice()) {
+      const buf = readFileSync(0);
+      return buf.length === 0 || buf.toString('utf8').trim() === '' ? null : buf;
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EBADF') return null;
+    if (code !== 'EAGAIN') throw e;
+  }
   const chunks: Buffer[] = [];
   try {
     for await (const c of process.stdin) chunks.push(c as Buffer);

@@ -31,9 +31,14 @@ export function quote(s: string): string {
 // Object ids and abbreviations stay plain when no YAML reader could take them for a number.
 const HEX_ID = /^[0-9a-f]{7,64}$/;
 
+// The same rule for ASCII-only text, without the cost of compiling Unicode property classes.
+const PLAIN_ASCII = /^[A-Za-z_][A-Za-z0-9 _.,/()'?!%+=@$&*;:#"`<>~^|\\[\]{}-]*$/;
+
 function plainOk(s: string): boolean {
   if (HEX_ID.test(s)) return /[a-df]/.test(s);
-  return PLAIN.test(s) && !RESERVED.test(s) && !s.endsWith(' ') && !/ #|: |:$/.test(s);
+  // eslint-disable-next-line no-control-regex
+  const shape = /^[\x00-\x7f]*$/.test(s) ? PLAIN_ASCII : PLAIN;
+  return shape.test(s) && !RESERVED.test(s) && !s.endsWith(' ') && !/ #|: |:$/.test(s);
 }
 
 /** A multi-line string as a literal block, when it can be one exactly. */

@@ -2,6 +2,8 @@
  * Reading handoff text: JSON or YAML, with the line of a syntax error. js-yaml is loaded
  * only when a document needs it (DESIGN.md: keep start-up lean).
  */
+import { parseSubset, NotInSubset } from './fast-yaml.js';
+
 export class ParseError extends Error {
   constructor(message: string, readonly line: number | null) {
     super(message);
@@ -34,6 +36,11 @@ export async function parseDocument(text: string): Promise<unknown> {
 }
 
 async function parseYaml(text: string): Promise<unknown> {
+  try {
+    return parseSubset(text);
+  } catch (e) {
+    if (!(e instanceof NotInSubset)) throw e;
+  }
   const yaml = await import('js-yaml');
   try {
     const docs: unknown[] = [];

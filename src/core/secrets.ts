@@ -79,8 +79,15 @@ function lineAt(text: string, index: number): number {
   return line;
 }
 
+/**
+ * Every rule needs one of these fragments; text without any is clean, and checking them
+ * with one regex spares compiling two dozen on every write.
+ */
+const TRIGGER = /AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|secret|sk-|sk_|rk_|pk_|gh[pousr]_|github_pat_|gl[a-z]+-|xox|hooks\.slack|AIza|GOCSPX|npm_|pypi-|hf_|SG\.|SK[0-9a-f]|do[pro]_v1|shp[a-z]+_|ssh-|ecdsa-|PRIVATE KEY|eyJ|:\/\/|passw|pwd|token|key/i;
+
 /** Finds secrets in `text`, ignoring values that match an allow pattern. */
 export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
+  if (!TRIGGER.test(text)) return [];
   const hits: SecretHit[] = [];
   const taken: [number, number][] = [];
   for (const rule of SECRET_RULES) {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { GitObject, ObjectType } from './objects.js';
 import { GitFailed } from '../errors.js';
 
@@ -39,7 +39,7 @@ export class CatFileBatch {
   private start(): ChildProcessWithoutNullStreams {
     if (this.child) return this.child;
     const env = { ...process.env, GIT_DIR: this.gitDir, GIT_OPTIONAL_LOCKS: '0' };
-    const child = spawn('git', ['cat-file', '--batch'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = process.getBuiltinModule('node:child_process').spawn('git', ['cat-file', '--batch'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout.on('data', (b: Buffer) => this.onData(b));
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));

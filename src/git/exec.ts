@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { GitFailed } from '../errors.js';
 
 export interface GitResult {
@@ -20,7 +19,8 @@ export function runGit(args: string[], opts: GitRunOptions = {}): Promise<GitRes
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...opts.env };
     if (opts.readOnly) env.GIT_OPTIONAL_LOCKS = '0';
-    const child = spawn('git', args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // child_process is loaded on first use: `show` and quiet hooks never spawn.
+    const child = process.getBuiltinModule('node:child_process').spawn('git', args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -43,4 +43,26 @@ export async function git(args: string[], opts: GitRunOptions = {}): Promise<str
 
 export function firstLine(s: string): string {
   return s.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+}
+
+/** Runs `git <first> | git <second>` with both processes started at once; returns the second's output. */
+export function pipeGit(first: string[], second: string[], opts: GitRunOptions = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, ...opts.env };
+    if (opts.readOnly) env.GIT_OPTIONAL_LOCKS = '0';
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    const a = spawn('git', first, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const b = spawn('git', second, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    a.stdout.pipe(b.stdin);
+    b.stdin.on('error', () => {});
+    const out: Buffer[] = [];
+    let err = '';
+    b.stdout.on('data', (c: Buffer) => out.push(c));
+    b.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    a.on('error', reject);
+    b.on('error', reject);
+    let firstCode: number | null = null;
+    a.on('close', (code) => (firstCode = code));
+    b.on('close', (code) => resolve({ code: firstCode || code || 0, stdout: Buffer.concat(out), stderr: err }));
+  });
 }

@@ -4,7 +4,7 @@
  * Every update is a compare-and-swap; a writer that loses the race rebuilds on the new tip.
  */
 import { existsSync, statSync } from 'node:fs';
-import { NOTES_REF, type Repo } from './repo.js';
+import { NOTES_REF, type Repo, type PendingRefUpdate } from './repo.js';
 import { EMPTY_TREE_OID, parseCommit, parseTrailers, serializeCommit, type Commit } from './objects.js';
 import { diffNotes, findNote } from './notes-tree.js';
 import { resolveIdentities, type Identities } from './identity.js';
@@ -194,7 +194,7 @@ export class HandoffStore {
     kind: HandoffKind,
     mutate: (rootTree: string, tip: string | null) => Promise<string>,
     message: { subject: string; trailers?: Record<string, string>; identities?: Identities },
-    opts: { extraParents?: string[] } = {},
+    opts: { extraParents?: string[]; pending?: PendingRefUpdate } = {},
   ): Promise<string> {
     const ids = message.identities ?? (await resolveIdentities(this.repo));
     const trailers = Object.entries({ 'Handoff-Kind': kind, ...message.trailers }).map(([k, v]) => `${k}: ${v}`);
@@ -206,7 +206,8 @@ export class HandoffStore {
       const tree = await mutate(root, tip);
       const parents = [...(tip ? [tip] : []), ...(opts.extraParents ?? [])];
       const oid = await this.repo.objects.write('commit', serializeCommit({ tree, parents, author: ids.author, committer: ids.committer, message: text }));
-      const r = await this.repo.casUpdateRef(NOTES_REF, oid, tip, `handoff: ${kind}`);
+      const pending = attempt === 0 ? opts.pending : undefined;
+      const r = pending ? await pending.update(NOTES_REF, oid, tip) : await this.repo.casUpdateRef(NOTES_REF, oid, tip, `handoff: ${kind}`);
       if (r === 'ok') return oid;
       if (r === 'locked') {
         lockWaitStart ||= Date.now();

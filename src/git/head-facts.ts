@@ -47,13 +47,15 @@ export async function headFacts(repo: Repo, count = RECENT_COMMITS): Promise<Hea
 }
 
 /** `git diff-tree -p <commit> | git patch-id --stable`; null for a commit with no diff. */
+export function patchIdDiffArgs(head: string, commit: Commit): string[] {
+  return commit.parents.length ? ['diff-tree', '-p', '--no-color', commit.parents[0], head] : ['diff-tree', '-p', '--no-color', '--root', head];
+}
+
 export async function patchId(repo: Repo, head: string, commit: Commit): Promise<string | null> {
-  const args = commit.parents.length ? ['diff-tree', '-p', '--no-color', commit.parents[0], head] : ['diff-tree', '-p', '--no-color', '--root', head];
-  const diff = await repo.runGit(args, { readOnly: true });
-  if (diff.code !== 0 || diff.stdout.length === 0) return null;
-  const pid = await repo.runGit(['patch-id', '--stable'], { input: diff.stdout, readOnly: true });
-  const id = pid.stdout.toString().split(/\s/)[0];
-  return /^[0-9a-f]{40}$/.test(id) ? id : null;
+  const diff = patchIdDiffArgs(head, commit);
+  const r = await repo.pipeGit(diff, ['patch-id', '--stable'], { readOnly: true });
+  const id = r.stdout.toString().split(/\s/)[0];
+  return r.code === 0 && /^[0-9a-f]{40}$/.test(id) ? id : null;
 }
 
 /** `git hash-object` of the content-hash paths that exist (filters and line endings honoured). */

@@ -4,7 +4,6 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 
 export function localStateDir(gitDir: string): string {
   return join(gitDir, 'handoff');
@@ -21,7 +20,7 @@ export function readLocalState<T>(gitDir: string, name: string): T | null {
 export function writeLocalState(gitDir: string, name: string, value: unknown): void {
   const dir = localStateDir(gitDir);
   mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${name}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${name}.${process.pid}.${Date.now().toString(36)}.tmp`);
   writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
   renameSync(tmp, join(dir, `${name}.json`));
 }

@@ -1,8 +1,8 @@
 import { mkdirSync, existsSync, writeFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { randomBytes } from 'node:crypto';
 import { CatFileBatch } from './catfile.js';
+import { InProcessObjects } from './packs.js';
 import { hashObject, type GitObject, type ObjectStore, type ObjectType } from './objects.js';
 
 /**
@@ -10,18 +10,36 @@ import { hashObject, type GitObject, type ObjectStore, type ObjectType } from '.
  * writes loose objects in-process exactly as git does (zlib-deflated `<type> <len>\0<data>`
  * at objects/xx/yyyy, written to a temporary file and renamed), which costs no process.
  */
+let tmpCounter = 0;
+
 export class GitObjectStore implements ObjectStore {
   private readonly batch: CatFileBatch;
   private readonly cache = new Map<string, GitObject>();
 
+  private readonly local: InProcessObjects;
+
   constructor(gitDir: string, private readonly objectsDir: string) {
     this.batch = new CatFileBatch(gitDir);
+    this.local = new InProcessObjects(objectsDir);
   }
 
   async read(oid: string): Promise<GitObject | null> {
     const hit = this.cache.get(oid);
     if (hit) return hit;
-    const obj = await this.batch.read(oid);
+    let obj: GitObject | null = null;
+    if (/^[0-9a-f]{40}$/.test(oid)) {
+      try {
+        obj = this.local.read(oid);
+        if (!obj) {
+          this.local.rescan();
+          obj = this.local.read(oid);
+        }
+      } catch {
+        obj = null;
+      }
+    }
+    // Whatever this process cannot read itself, git can (promisor remotes, old indexes).
+    obj ??= await this.batch.read(oid);
     if (obj && /^[0-9a-f]{40}$/.test(oid)) this.cache.set(oid, obj);
     return obj;
   }
@@ -38,7 +56,7 @@ export class GitObjectStore implements ObjectStore {
     const file = join(dir, oid.slice(2));
     if (!existsSync(file)) {
       mkdirSync(dir, { recursive: true });
-      const tmp = join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
+      const tmp = join(dir, `tmp_obj_${process.pid}_${Date.now().toString(36)}_${(tmpCounter++).toString(36)}`);
       const body = deflateSync(Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data]));
       writeFileSync(tmp, body, { mode: 0o444 });
       try {
@@ -55,6 +73,7 @@ export class GitObjectStore implements ObjectStore {
   }
 
   close(): void {
+    this.local.close();
     this.batch.close();
   }
 }

@@ -2,7 +2,6 @@
  * Git object encoding: trees and commits parsed and serialized byte-exactly, hashed with
  * `git hash-object` semantics (`<type> <len>\0<bytes>`, SHA-1). Pure: no I/O here.
  */
-import { createHash } from 'node:crypto';
 
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -24,7 +23,8 @@ export const TREE_MODE = '40000';
 export const BLOB_MODE = '100644';
 
 export function hashObject(type: ObjectType, data: Buffer): string {
-  return createHash('sha1').update(`${type} ${data.length}\0`).update(data).digest('hex');
+  // crypto is loaded on first use: reading never hashes.
+  return process.getBuiltinModule('node:crypto').createHash('sha1').update(`${type} ${data.length}\0`).update(data).digest('hex');
 }
 
 export interface TreeEntry {

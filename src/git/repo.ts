@@ -3,14 +3,32 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { git, runGit, firstLine } from './exec.js';
+import { git, runGit, pipeGit, firstLine } from './exec.js';
 import { GitObjectStore } from './object-store.js';
+import { discoverInProcess } from './discover.js';
+import { readConfigInProcess } from './config-file.js';
 import { NotARepository, UnsupportedRepository, GitFailed } from '../errors.js';
 
 export const NOTES_REF = 'refs/notes/handoff';
 const ZERO = '0'.repeat(40);
 
 export type CasResult = 'ok' | 'moved' | 'locked';
+
+export interface PendingRefUpdate {
+  update(ref: string, newOid: string, oldOid: string | null): Promise<CasResult>;
+  cancel(): void;
+}
+
+export interface WriteHelper extends PendingRefUpdate {
+  /** the `git patch-id --stable` of the diff, or null for an empty diff */
+  patchId(): Promise<string | null>;
+}
+
+function classifyUpdateRefError(stderr: string): CasResult {
+  if (/\.lock'?: File exists|Unable to create .*\.lock/i.test(stderr)) return 'locked';
+  if (/is at .* but expected|reference already exists|unable to resolve reference|cannot lock ref/i.test(stderr)) return 'moved';
+  throw new GitFailed(`git update-ref failed: ${firstLine(stderr)}`);
+}
 
 export interface RepoPaths {
   gitDir: string;
@@ -40,6 +58,13 @@ export class Repo {
 
   /** Finds the repository containing `cwd`; refuses outside one and in SHA-256 repositories. */
   static async discover(cwd = process.cwd()): Promise<Repo> {
+    const fast = discoverInProcess(cwd);
+    if (fast) {
+      if (fast.objectFormat !== 'sha1') {
+        throw new UnsupportedRepository(`this repository uses ${fast.objectFormat} object ids; git-handoff supports sha1 repositories only`);
+      }
+      return new Repo({ gitDir: fast.gitDir, commonDir: fast.commonDir, workTree: fast.workTree }, cwd);
+    }
     const r = await runGit(
       ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository', '--show-object-format', '--show-toplevel'],
       { cwd, readOnly: true },
@@ -62,6 +87,10 @@ export class Repo {
     return git(args, { cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env }, input: opts.input, readOnly: opts.readOnly });
   }
 
+  pipeGit(first: string[], second: string[], opts: { env?: NodeJS.ProcessEnv; readOnly?: boolean } = {}) {
+    return pipeGit(first, second, { cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env }, readOnly: opts.readOnly });
+  }
+
   runGit(args: string[], opts: { input?: string | Buffer; env?: NodeJS.ProcessEnv; readOnly?: boolean } = {}) {
     return runGit(args, { cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env }, input: opts.input, readOnly: opts.readOnly });
   }
@@ -69,6 +98,8 @@ export class Repo {
   /** All config values, read once per process (`git config -l -z`). Keys are lower-cased as git prints them. */
   async config(): Promise<Map<string, string[]>> {
     if (this.configCache) return this.configCache;
+    const inProcess = readConfigInProcess(this.paths.commonDir, this.paths.gitDir);
+    if (inProcess) return (this.configCache = inProcess);
     const r = await this.runGit(['config', '-l', '-z'], { readOnly: true });
     const map = new Map<string, string[]>();
     for (const item of r.stdout.toString('utf8').split('\0')) {
@@ -186,9 +217,64 @@ export class Repo {
   async casUpdateRef(ref: string, newOid: string, oldOid: string | null, message: string): Promise<CasResult> {
     const r = await this.runGit(['update-ref', '--create-reflog', '-m', message, ref, newOid, oldOid ?? ZERO]);
     if (r.code === 0) return 'ok';
-    if (/\.lock'?: File exists|Unable to create .*\.lock/i.test(r.stderr)) return 'locked';
-    if (/is at .* but expected|reference already exists|unable to resolve reference|cannot lock ref/i.test(r.stderr)) return 'moved';
-    throw new GitFailed(`git update-ref failed: ${firstLine(r.stderr)}`);
+    return classifyUpdateRefError(r.stderr);
+  }
+
+  /**
+   * One shell, started ahead of time, for the git work of a write: it prints
+   * `git diff-tree -p <range> | git patch-id --stable`, then becomes
+   * `git update-ref --stdin`, which waits for the compare-and-swap the caller sends at the
+   * end. Node forks once instead of three times (each fork of a Node process costs
+   * milliseconds on a busy machine), and git's start-up overlaps the caller's own work.
+   * Unused, the update is told to do nothing (stdin closed with no command).
+   */
+  startWriteHelper(diffArgs: string[], refMessage: string | null): WriteHelper {
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    const script = refMessage
+      ? 'n=$#; m=$1; shift; { git "$@" | git patch-id --stable; echo --; } ; exec git update-ref --stdin --create-reflog -m "$m"'
+      : 'm=$1; shift; { git "$@" | git patch-id --stable; echo --; }';
+    const child = spawn('sh', ['-c', script, 'sh', refMessage ?? '', ...diffArgs], {
+      cwd: this.workTree ?? this.gitDir,
+      env: { ...process.env, GIT_DIR: this.gitDir, GIT_OPTIONAL_LOCKS: '0' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let onPatch: ((id: string | null) => void) | null = null;
+    let patch: string | null | undefined;
+    child.stdout.on('data', (b: Buffer) => {
+      stdout += b.toString();
+      const end = stdout.indexOf('--\n');
+      if (patch === undefined && end >= 0) {
+        const id = stdout.slice(0, end).split(/\s/)[0];
+        patch = /^[0-9a-f]{40}$/.test(id) ? id : null;
+        onPatch?.(patch);
+      }
+    });
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.stdin.on('error', () => {});
+    const done = new Promise<number>((res) => {
+      child.on('error', () => res(128));
+      child.on('close', (code) => {
+        if (patch === undefined) onPatch?.((patch = null));
+        res(code ?? 128);
+      });
+    });
+    let used = false;
+    return {
+      patchId: () => (patch !== undefined ? Promise.resolve(patch) : new Promise((res) => (onPatch = res))),
+      update: async (ref, newOid, oldOid) => {
+        if (!refMessage) throw new GitFailed('this write helper does not update refs');
+        used = true;
+        child.stdin.end(`update ${ref} ${newOid} ${oldOid ?? ZERO}\n`);
+        const code = await done;
+        if (code === 0) return 'ok';
+        return classifyUpdateRefError(stderr);
+      },
+      cancel: () => {
+        if (!used) child.stdin.end();
+      },
+    };
   }
 
   /** The lock file git uses for `ref`. */
