@@ -138,9 +138,11 @@ describe('concurrent writers', () => {
 });
 
 describe('a native `git notes add -f` landing between our read and our update', () => {
-  // A `git` wrapper first on PATH runs the native write right before our `update-ref`:
-  // the exact moment a compare-and-swap exists for. `git-handoff` is run directly here,
-  // because `git handoff` would put git's exec-path (and its own `git`) first on PATH.
+  // A `git` wrapper first on PATH runs the native write right before our ref update lands:
+  // the exact moment a compare-and-swap exists for. With `update-ref --stdin` (started
+  // early, sent its command at the end) it waits for that command before injecting.
+  // `git-handoff` is run directly, because `git handoff` would put git's exec-path (and
+  // its own `git`) first on PATH.
   function wrapper(dir: string): string {
     const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
     const bin = join(dir, 'bin');
@@ -148,9 +150,22 @@ describe('a native `git notes add -f` landing between our read and our update', 
     writeFileSync(
       join(bin, 'git'),
       `#!/bin/sh
-if [ "$1" = "update-ref" ] && [ -n "$INJECT_TARGET" ] && [ ! -e "$INJECT_MARK" ]; then
-  : > "$INJECT_MARK"
-  "${real}" notes --ref=handoff add -f -m "summary: native landed first" "$INJECT_TARGET" >/dev/null 2>&1 || exit 99
+inject() {
+  if [ -n "$INJECT_TARGET" ] && [ ! -e "$INJECT_MARK" ]; then
+    : > "$INJECT_MARK"
+    "${real}" notes --ref=handoff add -f -m "summary: native landed first" "$INJECT_TARGET" >/dev/null 2>&1 || exit 99
+  fi
+}
+if [ "$1" = "update-ref" ]; then
+  case " $* " in
+    *" --stdin "*)
+      input=$(cat)
+      [ -z "$input" ] && exec "${real}" "$@" </dev/null
+      inject
+      printf '%s\n' "$input" | "${real}" "$@"
+      exit $?;;
+    *) inject;;
+  esac
 fi
 exec "${real}" "$@"
 `,
