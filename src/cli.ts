@@ -5,7 +5,7 @@
 import { COMMANDS } from './commands/registry.js';
 import { parseCommandArgs, renderHelp, renderOverview, renderManPage, type CommandSpec } from './cli/spec.js';
 import { processIo, type Io } from './cli/io.js';
-import { HandoffError, UsageError } from './errors.js';
+import { isHandoffError, UsageError } from './errors.js';
 
 declare const __VERSION__: string;
 export const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
@@ -50,7 +50,7 @@ export async function main(argv: string[], io: Io = processIo(), cwd = process.c
 }
 
 function reportError(e: unknown, io: Io, json: boolean): number {
-  const known = e instanceof HandoffError;
+  const known = isHandoffError(e);
   const code = known ? e.code : 'InternalError';
   const message = known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
   io.err(`git handoff: ${message}`);

@@ -4,9 +4,17 @@
  */
 export type ExitCode = 1 | 2 | 3 | 4;
 
+/** Marks our errors across bundles: each command is bundled on its own, so `instanceof` cannot be trusted. */
+const BRAND = Symbol.for('git-handoff.error');
+
+export function isHandoffError(e: unknown): e is HandoffError {
+  return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+}
+
 export class HandoffError extends Error {
   static code = 'HandoffError';
   readonly exitCode: ExitCode = 1;
+  readonly [BRAND] = true;
   constructor(message: string, readonly data: Record<string, unknown> = {}) {
     super(message);
   }

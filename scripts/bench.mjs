@@ -1,0 +1,219 @@
+// `npm run bench`: the speed targets of issue 7, each a ratio measured in one run against
+// a reference on the same machine (medians of interleaved runs after a warm-up).
+//   node scripts/bench.mjs [--runs N] [--json FILE] [--keep]
+import { spawnSync, execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir, cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildFixture, handoffYaml, BENCH_ENV } from './bench/fixture.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : def;
+};
+const RUNS = Number(opt('--runs', 9));
+const WARMUP = 2;
+const jsonOut = opt('--json', null);
+
+const work = mkdtempSync(join(tmpdir(), 'handoff-bench-'));
+const bin = join(work, 'bin');
+mkdirSync(bin);
+symlinkSync(join(root, 'dist/cli.cjs'), join(bin, 'git-handoff'));
+const env = { ...process.env, ...BENCH_ENV, PATH: `${bin}:${process.env.PATH}` };
+for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_') || k === 'GIT_DIR' || k === 'GIT_WORK_TREE') delete env[k];
+
+const log = (s) => process.stderr.write(`${s}\n`);
+
+function run(cmd, argv, { cwd = work, input, extraEnv } = {}) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(cmd, argv, { cwd, env: extraEnv ? { ...env, ...extraEnv } : env, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed in ${cwd}: ${r.stderr}`);
+  return ms;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Runs each thunk WARMUP + RUNS times, interleaved, and returns the median of each. */
+function interleave(thunks) {
+  const times = thunks.map(() => []);
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    thunks.forEach((f, j) => {
+      const ms = f(i);
+      if (i >= WARMUP) times[j].push(ms);
+    });
+  }
+  return times.map(median);
+}
+
+function peakKb(cmd, argv, cwd) {
+  if (!existsSync('/usr/bin/time')) return null;
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...argv], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  return Number(r.stderr.trim().split('\n').pop());
+}
+
+const hasCommand = (name, cwd) => spawnSync('git', ['handoff', name, '-h'], { cwd, env, stdio: 'ignore' }).status === 0;
+const node0 = () => run(process.execPath, ['-e', '0']);
+const rows = [];
+function row(what, fixture, ours, ref, refName, target, unit = 'ms') {
+  const ratio = ours / ref;
+  rows.push({ what, fixture, ours: +ours.toFixed(2), reference: +ref.toFixed(2), referenceName: refName, ratio: +ratio.toFixed(2), target, pass: ratio <= target, unit });
+  log(`  ${what}: ${ours.toFixed(1)} vs ${ref.toFixed(1)} ${unit} -> ${ratio.toFixed(2)} (target <= ${target})`);
+}
+function skipped(what, fixture, why, target) {
+  rows.push({ what, fixture, skipped: why, target });
+  log(`  ${what}: skipped (${why})`);
+}
+
+const started = Date.now();
+log(`fixtures in ${work}`);
+const big = join(work, 'big');
+buildFixture(big, { commits: 20000, versions: 5000 });
+const one = join(work, 'one');
+buildFixture(one, { commits: 20000, versions: 1 });
+log(`fixtures built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+// show
+{
+  const [o, n] = interleave([() => run('git', ['handoff', 'show'], { cwd: big }), node0]);
+  row('git handoff show', '20k commits, 5k versions', o, n, 'node -e 0', 1.3);
+  const [a, b] = interleave([() => run('git', ['handoff', 'show'], { cwd: big }), () => run('git', ['handoff', 'show'], { cwd: one })]);
+  row('git handoff show, 5k versions vs 1', '20k commits', a, b, 'show with 1 version', 1.1);
+}
+
+// write (each run a new summary, so each appends a version)
+{
+  const w = join(work, 'write');
+  cpSync(big, w, { recursive: true });
+  const [o, n] = interleave([(i) => run('git', ['handoff', 'write', '--summary', `bench run ${i}`], { cwd: w }), node0]);
+  row('git handoff write', '5k notes, fan-out tree', o, n, 'node -e 0', 1.6);
+}
+
+// peak memory
+{
+  const kb = (cmd, argv, cwd) => median(Array.from({ length: 7 }, () => peakKb(cmd, argv, cwd)));
+  const base = kb(process.execPath, ['-e', '0'], work);
+  if (base) {
+    const w = join(work, 'mem');
+    cpSync(big, w, { recursive: true });
+    let i = 0;
+    row('peak memory of show', '5k versions', kb('git-handoff', ['show'], big), base, 'node -e 0', 1.5, 'KB');
+    const writes = Array.from({ length: 7 }, () => peakKb('git-handoff', ['write', '--summary', `mem ${i++}`], w));
+    row('peak memory of write', '5k versions', median(writes), base, 'node -e 0', 1.5, 'KB');
+  } else skipped('peak memory', '5k versions', '/usr/bin/time not found', 1.5);
+}
+
+// bytes per version, after gc, against native `git notes add`
+{
+  const N = 100;
+  const ours = join(work, 'bytes-ours');
+  const native = join(work, 'bytes-native');
+  cpSync(big, ours, { recursive: true });
+  cpSync(big, native, { recursive: true });
+  const size = (dir) => {
+    execFileSync('git', ['gc', '-q', '--prune=now'], { cwd: dir, env });
+    const out = execFileSync('git', ['count-objects', '-v'], { cwd: dir, env, encoding: 'utf8' });
+    const kb = (k) => Number(new RegExp(`^${k}: (\\d+)`, 'm').exec(out)[1]);
+    return (kb('size') + kb('size-pack')) * 1024;
+  };
+  const b0 = size(ours);
+  const n0 = size(native);
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: native, env, encoding: 'utf8' }).trim();
+  const note = join(work, 'note.yaml');
+  for (let i = 0; i < N; i++) {
+    run('git', ['handoff', 'write', '--summary', `bytes run ${i}: the parser work continues`], { cwd: ours });
+    writeFileSync(note, handoffYaml(10000 + i, head, head, [`${head.slice(0, 7)}: bytes run ${i}`]).replace('summary: ', `summary: bytes run ${i}: `));
+    run('git', ['notes', '--ref=handoff', 'add', '-f', '-F', note, 'HEAD'], { cwd: native });
+  }
+  const per = (size(ours) - b0) / N;
+  const perNative = (size(native) - n0) / N;
+  row('bytes added per version (after git gc)', '5k versions', per, perNative, 'native git notes add', 1.5, 'bytes');
+}
+
+// git hooks on commit
+{
+  const withHooks = join(work, 'hooks');
+  const without = join(work, 'nohooks');
+  cpSync(big, withHooks, { recursive: true });
+  cpSync(big, without, { recursive: true });
+  if (!hasCommand('init', withHooks)) {
+    skipped('commit hook overhead', '20k commits, 5k versions', 'no init command yet', 1.2);
+  } else {
+    run('git', ['handoff', 'init'], { cwd: withHooks });
+    const commit = (dir, i, substantive) =>
+      run('git', ['commit', '-q', '--allow-empty', '-m', substantive ? `feat: bench ${i}` : `fix: bench ${i}`, ...(substantive ? ['-m', 'x'.repeat(250)] : [])], { cwd: dir });
+    for (const substantive of [false, true]) {
+      const [w, wo, n] = interleave([(i) => commit(withHooks, i, substantive), (i) => commit(without, i, substantive), node0]);
+      row(`hook overhead per git commit, ${substantive ? 'substantive' : 'non-substantive'}`, '20k commits, 5k versions', w - wo, n, 'node -e 0', substantive ? 1.4 : 1.2);
+    }
+  }
+}
+
+// sweep
+{
+  const dir = join(work, 'sweep');
+  if (!hasCommand('sweep', big)) {
+    skipped('git handoff sweep', '2k streaming files', 'no sweep command yet', 1.5);
+  } else {
+    execFileSync('git', ['init', '-q', dir], { env });
+    mkdirSync(join(dir, 'cadence/streaming'), { recursive: true });
+    for (let i = 0; i < 2000; i++) {
+      writeFileSync(
+        join(dir, 'cadence/streaming', `topic-${i}.md`),
+        `---\ntopic: topic ${i}\nstatus: ${i % 3 ? 'active' : 'closed'}\nfidelity: ${['Light', 'Standard', 'High'][i % 3]}\n---\n\n## 2026-01-01T10:00:00Z first\nbody\n\n## 2026-01-01T11:00:00Z second\nbody\n`,
+      );
+    }
+    const [o, n] = interleave([() => run('git', ['handoff', 'sweep'], { cwd: dir }), node0]);
+    row('git handoff sweep', '2k streaming files', o, n, 'node -e 0', 1.5);
+  }
+}
+
+// sync to an empty remote vs git push of the same ref
+{
+  if (!hasCommand('sync', big)) {
+    skipped('git handoff sync to an empty remote', '5k versions', 'no sync command yet', 2);
+  } else {
+    let k = 0;
+    const setRemote = (remote) => {
+      spawnSync('git', ['remote', 'remove', 'bench'], { cwd: big, env, stdio: 'ignore' });
+      execFileSync('git', ['remote', 'add', 'bench', remote], { cwd: big, env });
+    };
+    const [o, p] = interleave([
+      () => {
+        const r = join(work, `remote-${k++}`);
+        execFileSync('git', ['init', '-q', '--bare', r], { env });
+        setRemote(r);
+        return run('git', ['handoff', 'sync', 'bench'], { cwd: big });
+      },
+      () => {
+        const r = join(work, `remote-${k++}`);
+        execFileSync('git', ['init', '-q', '--bare', r], { env });
+        return run('git', ['push', '-q', r, 'refs/notes/handoff:refs/notes/handoff'], { cwd: big });
+      },
+    ]);
+    row('git handoff sync, 5k versions to an empty remote', '5k versions', o, p, 'git push of the same ref', 2);
+  }
+}
+
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, git: execFileSync('git', ['--version'], { encoding: 'utf8' }).trim() };
+const total = (Date.now() - started) / 1000;
+const lines = [
+  `git-handoff benchmark: medians of ${RUNS} interleaved runs after ${WARMUP} warm-up; ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, node ${machine.node}, ${machine.git}; ${total.toFixed(0)} s`,
+  '',
+  '| what | fixture | ours | reference | ratio | target |',
+  '|---|---|---|---|---|---|',
+  ...rows.map((r) =>
+    r.skipped
+      ? `| ${r.what} | ${r.fixture} | skipped: ${r.skipped} | | | <= ${r.target} |`
+      : `| ${r.what} | ${r.fixture} | ${r.ours} ${r.unit} | ${r.reference} ${r.unit} (${r.referenceName}) | ${r.ratio} | <= ${r.target} ${r.pass ? 'ok' : 'MISSED'} |`,
+  ),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ machine, runs: RUNS, warmup: WARMUP, seconds: total, rows }, null, 2)}\n`);
+if (!args.includes('--keep')) rmSync(work, { recursive: true, force: true });
