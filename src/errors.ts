@@ -89,3 +89,18 @@ export class InternalError extends HandoffError {
 export class GitFailed extends InternalError {
   static override code = 'GitFailed';
 }
+
+/** Exit 4: a provider step (gh) failed after the local receipt was written; re-running is safe. */
+export class ProviderFailed extends ExternalFailure {
+  static override code = 'ProviderFailed';
+}
+
+/** Exit 1: `.harness/session-workflow.yaml` (or the delivery config) does not parse. */
+export class InvalidPolicy extends Refused {
+  static override code = 'InvalidPolicy';
+}
+
+/** Exit 1: the notes hold no record of this work item. */
+export class UnknownWorkItem extends Refused {
+  static override code = 'UnknownWorkItem';
+}

@@ -6,4 +6,12 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   show: () => import('./show.js'),
   log: () => import('./log.js'),
   diff: () => import('./diff.js'),
+  claim: () => import('./claim.js'),
+  doc: () => import('./doc.js'),
+  status: () => import('./status.js'),
+  seed: () => import('./seed.js'),
+  accept: () => import('./accept.js'),
+  authorize: () => import('./authorize.js'),
+  reopen: () => import('./reopen.js'),
+  policy: () => import('./policy.js'),
 };

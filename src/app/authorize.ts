@@ -1,0 +1,138 @@
+/**
+ * `authorize`: a delivery-authorization receipt recording the scope, the retry budget and
+ * the facts it rests on (head, branch, base, and for github the open PR and its checks).
+ * `--use-retry` spends one retry from it, recording the new evidence. The seed restores it
+ * and says when it is void.
+ */
+import type { Repo } from '../git/repo.js';
+import { upstreamOf } from '../git/reachability.js';
+import { decideTransition } from '../core/item-states.js';
+import type { WorkItemRef } from '../core/work-item.js';
+import { receiptId, type PullRequestFacts, type Receipt } from '../core/receipt.js';
+import { lastReceipt, openItem, receiptsOf, receiptTime, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
+import { authorizationOf } from './seed.js';
+import { GhFailed } from '../providers/gh.js';
+import { ProviderFailed, TransitionRefused, UsageError } from '../errors.js';
+
+export interface AuthorizeRequest {
+  ref: WorkItemRef;
+  scope?: string;
+  retries?: string;
+  useRetry: boolean;
+  reason?: string;
+  session?: string;
+  dryRun: boolean;
+}
+
+async function pullRequest(ctx: ItemContext, branch: string | null, command: string): Promise<PullRequestFacts | null> {
+  if (!branch) return null;
+  try {
+    return await ctx.provider.pullRequest(ctx.ref, branch);
+  } catch (e) {
+    if (e instanceof GhFailed) throw new ProviderFailed(`github: reading the pull request of ${branch} failed: ${e.detail}; nothing was written; re-running '${command}' is safe`, { step: 'read' });
+    throw e;
+  }
+}
+
+export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<TransitionResult> {
+  const ctx = await openItem(repo, req.ref, { write: true });
+  const { ref } = ctx;
+  const command = `git handoff authorize --work-item ${ref.text} ${req.useRetry ? '--use-retry' : `--scope ... --retries ${req.retries}`}`;
+  const head = await repo.headCommit();
+  const branch = repo.headBranch();
+  const session = resolveSession(repo, req.session);
+  const comment = (receipt: Receipt) => syncProvider(ctx, receipt, () => ctx.provider.plan({ ref, receipt }), { dryRun: req.dryRun, command });
+  const receipts = await receiptsOf(ctx.items, ctx.record);
+  const current = ctx.record ? await authorizationOf(ctx, ctx.record, receipts) : null;
+  const base = ctx.record!;
+
+  if (req.useRetry) {
+    if (req.scope !== undefined || req.retries !== undefined) throw new UsageError('authorize: --use-retry takes no --scope or --retries');
+    const v = decideTransition('retry', ctx.state, { retriesLeft: current?.retriesLeft });
+    if (!v.ok) throw new TransitionRefused(`cannot retry ${ref.text}: ${v.reason}`, { state: ctx.state });
+    if (!current!.valid) throw new TransitionRefused(`cannot retry ${ref.text}: the authorization ${current!.receipt.id} is void: ${current!.reason}`);
+    // A retry whose comment never reached the tracker is finished, not spent twice.
+    const last = await lastReceipt(ctx, 'retry');
+    if (last && last.authorization === current!.receipt.id && ref.provider !== 'local') {
+      const pending = await syncProvider(ctx, last, () => ctx.provider.plan({ ref, receipt: last }), { dryRun: true, command });
+      if (pending.some((s) => s.state === 'planned')) {
+        const steps = await comment(last);
+        return { workItem: ref.text, state: ctx.state, receipt: last, unchanged: true, dryRun: req.dryRun, provider: ref.provider, steps };
+      }
+    }
+    const pr = await pullRequest(ctx, branch, command);
+    const at = await receiptTime(repo);
+    const receipt: Receipt = {
+      id: receiptId('retry', ref, base.receipts.length, head, at),
+      workItem: ref.text,
+      session,
+      handoffDocPath: base.handoffDoc,
+      handoffDocHash: null,
+      commit: head,
+      receiptIds: [current!.receipt.id],
+      fromStatus: ctx.state,
+      toStatus: ctx.state,
+      at,
+      kind: 'retry',
+      ...(ref.provider === 'github' ? { pr } : {}),
+      authorization: current!.receipt.id,
+      reason: req.reason ?? null,
+    };
+    return write(ctx, receipt, { ...base, receipts: [...base.receipts, receipt.id] }, req.dryRun, comment);
+  }
+
+  if (!req.scope || !req.scope.trim()) throw new UsageError('authorize: --scope is required');
+  if (req.retries === undefined || !/^\d{1,4}$/.test(req.retries) || Number(req.retries) < 1) throw new UsageError('authorize: --retries must be a whole number of at least 1');
+  const retries = Number(req.retries);
+  const v = decideTransition('authorize', ctx.state, { commit: head });
+  if (!v.ok) throw new TransitionRefused(`cannot authorize delivery of ${ref.text}: ${v.reason}`, { state: ctx.state });
+  const pr = await pullRequest(ctx, branch, command);
+  const baseBranch = pr?.baseRefName ?? (await upstreamOf(repo, branch));
+
+  // The same authorization again (same scope, budget and facts): finish it, do not repeat it.
+  const prev = current?.receipt;
+  if (prev && current!.valid && prev.scope === req.scope && prev.retries === retries && prev.commit === head && (prev.branch ?? null) === branch) {
+    const steps = await comment(prev);
+    return { workItem: ref.text, state: ctx.state, receipt: prev, unchanged: true, dryRun: req.dryRun, provider: ref.provider, steps };
+  }
+  const at = await receiptTime(repo);
+  const receipt: Receipt = {
+    id: receiptId('authorize', ref, base.receipts.length, head, at),
+    workItem: ref.text,
+    session,
+    handoffDocPath: base.handoffDoc,
+    handoffDocHash: null,
+    commit: head,
+    receiptIds: base.receipts.slice(-1),
+    fromStatus: ctx.state,
+    toStatus: ctx.state,
+    at,
+    kind: 'authorize',
+    scope: req.scope,
+    retries,
+    branch,
+    base: baseBranch,
+    ...(ref.provider === 'github' ? { pr } : {}),
+  };
+  return write(ctx, receipt, { ...base, receipts: [...base.receipts, receipt.id], authorization: receipt.id }, req.dryRun, comment);
+}
+
+async function write(
+  ctx: ItemContext,
+  receipt: Receipt,
+  next: NonNullable<ItemContext['record']>,
+  dryRun: boolean,
+  comment: (r: Receipt) => Promise<TransitionResult['steps']>,
+): Promise<TransitionResult> {
+  if (!dryRun) {
+    await ctx.items.apply({
+      kind: 'receipt',
+      subject: `handoff item: ${receipt.kind} ${receipt.id} for ${ctx.ref.text}`,
+      trailers: { 'Handoff-Item': ctx.ref.text, 'Handoff-Receipt': receipt.id },
+      item: { ref: ctx.ref, record: next, expectBlob: ctx.stored.blob },
+      receipts: [receipt],
+    });
+  }
+  const steps = await comment(receipt);
+  return { workItem: ctx.ref.text, state: next.state, receipt, unchanged: false, dryRun, provider: ctx.ref.provider, steps };
+}

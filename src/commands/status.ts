@@ -1,0 +1,61 @@
+import type { CommandModule } from './types.js';
+import { JSON_OPTION, str } from './types.js';
+import { WORK_ITEM_OPTION } from './work-item-output.js';
+import { Repo } from '../git/repo.js';
+import { allStatuses, itemStatus, type ItemStatus } from '../app/status.js';
+import { parseItemOption } from '../app/work-items.js';
+import { serializeReceipt } from '../core/receipt.js';
+
+function itemJson(s: ItemStatus) {
+  return {
+    workItem: s.workItem,
+    state: s.state,
+    title: s.title,
+    handoffDoc: s.handoffDoc,
+    valid: s.valid,
+    problems: s.problems,
+    receipts: s.receipts.map((r) => JSON.parse(serializeReceipt(r))),
+    authorization: s.authorization,
+  };
+}
+
+function render(s: ItemStatus): string {
+  const lines = [`${s.workItem}: ${s.state}${s.title ? ` - ${s.title}` : ''}`];
+  if (s.handoffDoc) lines.push(`  document: ${s.handoffDoc} (${s.valid ? 'valid' : `${s.problems.length} problem${s.problems.length === 1 ? '' : 's'}`})`);
+  for (const p of s.problems) lines.push(`    ${p.line ? `line ${p.line}: ` : ''}${p.message}`);
+  if (s.authorization) {
+    const a = s.authorization;
+    lines.push(`  authorization: ${a.id} ${a.valid ? `valid, ${a.retriesLeft} retries left` : `void: ${a.reason}`}`);
+  }
+  for (const r of s.receipts.slice(0, 5)) lines.push(`  receipt ${r.id}: ${r.kind}, ${r.fromStatus} -> ${r.toStatus}${r.commit ? `, commit ${r.commit.slice(0, 12)}` : ''}`);
+  if (s.receipts.length > 5) lines.push(`  … ${s.receipts.length - 5} older receipts`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const command: CommandModule = {
+  spec: {
+    name: 'status',
+    summary: 'work items: state, handoff document validity, receipts (read-only)',
+    options: { 'work-item': WORK_ITEM_OPTION, json: JSON_OPTION },
+  },
+
+  async run(args, ctx) {
+    const item = str(args.values['work-item']);
+    const ref = item === undefined ? null : parseItemOption(item);
+    const repo = await Repo.discover(ctx.cwd);
+    try {
+      if (ref) {
+        const { status, notice } = await itemStatus(repo, ref);
+        if (notice) ctx.io.err(`git handoff: ${notice}`);
+        if (ctx.json) return void ctx.io.json({ ok: true, item: itemJson(status) });
+        return void ctx.io.out(render(status));
+      }
+      const { statuses, notice } = await allStatuses(repo);
+      if (notice) ctx.io.err(`git handoff: ${notice}`);
+      if (ctx.json) return void ctx.io.json({ ok: true, items: statuses.map(itemJson) });
+      ctx.io.out(statuses.length ? statuses.map(render).join('') : 'no work items yet\n');
+    } finally {
+      repo.close();
+    }
+  },
+};

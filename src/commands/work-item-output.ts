@@ -1,0 +1,37 @@
+/** Options and output shared by the work-item commands (claim, doc, accept, authorize, reopen). */
+import type { OptionSpec } from '../cli/spec.js';
+import type { CommandContext } from './types.js';
+import type { TransitionResult } from '../app/work-items.js';
+import { serializeReceipt } from '../core/receipt.js';
+
+export const WORK_ITEM_OPTION: OptionSpec = { type: 'string', arg: 'item', describe: 'the work item: github:<owner>/<repo>#<n> or local:#<n>' };
+export const SESSION_OPTION: OptionSpec = { type: 'string', arg: 'id', describe: 'the session recorded in the receipt (default: $HANDOFF_SESSION_ID)' };
+export const LANG_OPTION: OptionSpec = { type: 'string', arg: 'en|zh|ru', describe: 'language of the document and seed (default: handoff.lang, else en)' };
+
+/** The JSON document of a transition (keys in this order). */
+export function transitionJson(r: TransitionResult) {
+  return {
+    ok: true,
+    workItem: r.workItem,
+    state: r.state,
+    unchanged: r.unchanged,
+    dryRun: r.dryRun,
+    receipt: JSON.parse(serializeReceipt(r.receipt)),
+    provider: { name: r.provider, steps: r.steps },
+  };
+}
+
+/** Human lines: what happened (or would), then each provider step. */
+export function renderTransition(ctx: CommandContext, verb: string, r: TransitionResult): void {
+  const rc = r.receipt;
+  const move = `${rc.fromStatus} -> ${rc.toStatus}`;
+  if (r.dryRun) ctx.io.out(`dry run: would ${verb} ${r.workItem} (${move}) with receipt ${rc.id}; nothing was written\n`);
+  else if (r.unchanged) ctx.io.out(`unchanged: ${r.workItem} already has receipt ${rc.id} (${move})\n`);
+  else ctx.io.out(`${r.workItem}: ${move}, receipt ${rc.id}\n`);
+  for (const s of r.steps) ctx.io.out(`  ${r.provider} ${s.step}: ${s.state === 'planned' ? 'would ' : ''}${s.detail}${s.state === 'skipped' ? ' (already done)' : ''}\n`);
+}
+
+export function emit(ctx: CommandContext, verb: string, r: TransitionResult): void {
+  if (ctx.json) ctx.io.json(transitionJson(r));
+  else renderTransition(ctx, verb, r);
+}

@@ -1,0 +1,42 @@
+/**
+ * Work-item providers (DESIGN.md "Providers"): `local` keeps everything in the notes;
+ * `github` also mirrors receipts and fields to the tracker. A provider reads first and
+ * returns its writes as a plan, so `--dry-run` prints the plan and runs none of it.
+ */
+import type { ItemState, ProviderName, WorkItemRef } from '../core/work-item.js';
+import type { PullRequestFacts, Receipt } from '../core/receipt.js';
+
+/** The provider steps, in the order they run (issue 4: comment, handoff-doc field, status field). */
+export type StepName = 'comment' | 'handoff-doc' | 'status';
+
+export interface PlannedStep {
+  step: StepName;
+  /** false: already done (an earlier run did it), nothing to write */
+  needed: boolean;
+  detail: string;
+  run(): Promise<void>;
+}
+
+export interface SyncRequest {
+  ref: WorkItemRef;
+  receipt: Receipt;
+  /** the handoff-doc field's value, when this receipt sets it */
+  handoffDoc?: string;
+  /** the status field's value, when this receipt sets it */
+  status?: ItemState;
+}
+
+export interface ItemDescription {
+  title: string;
+  acceptance: string;
+}
+
+export interface Provider {
+  readonly name: ProviderName;
+  /** title and acceptance from the tracker; null when the tracker does not know them (local) */
+  describe(ref: WorkItemRef): Promise<ItemDescription | null>;
+  /** reads what is there and plans the writes still needed for this receipt */
+  plan(req: SyncRequest): Promise<PlannedStep[]>;
+  /** the open pull request of `branch` with its check results (null: none, or no tracker) */
+  pullRequest(ref: WorkItemRef, branch: string): Promise<PullRequestFacts | null>;
+}
