@@ -104,3 +104,23 @@ export class InvalidPolicy extends Refused {
 export class UnknownWorkItem extends Refused {
   static override code = 'UnknownWorkItem';
 }
+
+/** Exit 1: there is no handoff to act on (export, relay). */
+export class NoHandoff extends Refused {
+  static override code = 'NoHandoff';
+}
+
+/** Exit 1: a tool the command needs (tmux) is not installed. */
+export class ToolMissing extends Refused {
+  static override code = 'ToolMissing';
+}
+
+/** Exit 1: an ack that cannot be taken (stale prompt, unknown relay, relay no longer waiting). */
+export class AckRefused extends Refused {
+  static override code = 'AckRefused';
+}
+
+/** Exit 4: a relay failed or timed out; re-run with --retry. */
+export class RelayFailed extends ExternalFailure {
+  static override code = 'RelayFailed';
+}

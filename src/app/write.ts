@@ -7,6 +7,7 @@ import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
 import { headFacts, patchIdDiffArgs, contentHashes, type HeadFacts } from '../git/head-facts.js';
 import { resolveIdentities, isoUtc } from '../git/identity.js';
 import { setNote } from '../git/notes-tree.js';
+import { parseTrailers } from '../git/objects.js';
 import { normalizeInput, withDefaults, userContent, type Handoff } from '../core/schema.js';
 import { toCanonicalYaml } from '../core/canonical.js';
 import { parseDocument, ParseError } from '../core/parse.js';
@@ -167,7 +168,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   if (Buffer.byteLength(yaml) > maxBytes) throw new InvalidInput(`the handoff would be ${Buffer.byteLength(yaml)} bytes, over the ${maxBytes}-byte limit (handoff.maxBytes)`);
 
   const prev: ReadVersion | null = latest.version;
-  if (prev && prev.target === facts.head && sameContent(prev.handoff, handoff)) {
+  if (prev && prev.target === facts.head && sameContent(prev.handoff, handoff) && carriesTrailers(prev, req.trailers)) {
     return { version: prev.id, target: facts.head, unchanged: true, dryRun: req.dryRun, handoff: prev.handoff, yaml: prev.text ?? yaml, previous: prev.id };
   }
   if (req.dryRun) return { version: null, target: facts.head, unchanged: false, dryRun: true, handoff, yaml, previous: prev?.id ?? null };
@@ -182,6 +183,13 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     identities: ids,
   }, { pending: refUpdate });
   return { version, target: facts.head, unchanged: false, dryRun: false, handoff, yaml, previous: prev?.id ?? null };
+}
+
+/** A version that lacks a requested mark (a relay) is not "unchanged" even with the same content. */
+function carriesTrailers(prev: ReadVersion, trailers: Record<string, string> | undefined): boolean {
+  if (!trailers) return true;
+  const have = parseTrailers(prev.commit.message);
+  return Object.entries(trailers).every(([k, v]) => have[k] === v);
 }
 
 function sameContent(a: Handoff, b: Handoff): boolean {

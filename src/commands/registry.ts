@@ -14,4 +14,9 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   authorize: () => import('./authorize.js'),
   reopen: () => import('./reopen.js'),
   policy: () => import('./policy.js'),
+  classify: () => import('./classify.js'),
+  export: () => import('./export.js'),
+  import: () => import('./import.js'),
+  relay: () => import('./relay.js'),
+  ack: () => import('./ack.js'),
 };

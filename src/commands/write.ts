@@ -4,6 +4,7 @@ import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, list, str } from './types.js';
 import { Repo } from '../git/repo.js';
 import { writeHandoff } from '../app/write.js';
+import { relayMark, recordRelayMark } from '../app/relay-mark.js';
 import { readStdin } from '../cli/io.js';
 import { InvalidInput, UsageError } from '../errors.js';
 
@@ -26,6 +27,7 @@ export const command: CommandModule = {
       'ask-user': { type: 'string', multiple: true, arg: 'text', describe: 'set ask_user (repeat)' },
       'work-item': { type: 'string', arg: 'item', describe: 'set work_item (github:owner/repo#N or local:#N)' },
       produced: { type: 'string', multiple: true, arg: 'path', describe: 'a document the fidelity sweep produced (repeat); fills consolidation' },
+      relay: { type: 'boolean', describe: "mark this version as handing over to a new session ('git handoff relay')" },
       'dry-run': DRY_RUN_OPTION,
       json: JSON_OPTION,
     },
@@ -54,7 +56,9 @@ export const command: CommandModule = {
     }
     const repo = await Repo.discover(ctx.cwd);
     try {
+      const mark = await relayMark(repo, Boolean(v.relay));
       const r = await writeHandoff(repo, {
+        trailers: mark?.trailers,
         input,
         inputName,
         dryRun: Boolean(v['dry-run']),
@@ -72,14 +76,15 @@ export const command: CommandModule = {
           produced: list(v.produced),
         },
       });
+      if (mark && !r.dryRun && !r.unchanged) recordRelayMark(repo, mark, r.version!);
       if (ctx.json) {
-        ctx.io.json({ ok: true, version: r.version, target: r.target, unchanged: r.unchanged, ...(r.dryRun ? { dry_run: true } : {}), handoff: r.handoff });
+        ctx.io.json({ ok: true, version: r.version, target: r.target, unchanged: r.unchanged, ...(r.dryRun ? { dry_run: true } : {}), ...(mark ? { relay: mark.reason } : {}), handoff: r.handoff });
       } else if (r.unchanged) {
         ctx.io.out(`unchanged: version ${r.version!.slice(0, 12)} already holds this handoff for ${r.target.slice(0, 7)}\n`);
       } else if (r.dryRun) {
         ctx.io.out(`dry run: would append a version for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ''} with this note:\n${r.yaml}`);
       } else {
-        ctx.io.out(`wrote version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ' (detached HEAD)'}\n`);
+        ctx.io.out(`wrote version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ' (detached HEAD)'}${mark ? '; it asks for a relay' : ''}\n`);
       }
     } finally {
       repo.close();

@@ -14,6 +14,12 @@ export interface SessionState {
   wrote_handoff: boolean;
   /** ISO-8601 UTC, set by the session-end hook */
   ended_at?: string | null;
+  /** ISO-8601 UTC: when the user last said a session-end phrase */
+  end_requested_at?: string | null;
+  /** the closing ritual was proposed once; it is not proposed again in this session */
+  ritual_proposed?: boolean;
+  /** the `end_requested_at` for which the stop was already blocked once */
+  stop_blocked_for?: string | null;
   [k: string]: unknown;
 }
 

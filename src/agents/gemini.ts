@@ -1,0 +1,43 @@
+/**
+ * Gemini CLI (geminicli.com/docs/hooks/reference): hooks in `.gemini/settings.json`,
+ * timeouts in milliseconds, and stdout must be JSON only. Events: SessionStart (source
+ * startup | resume | clear), BeforeAgent (the role of UserPromptSubmit: `prompt`, answers
+ * with `hookSpecificOutput.additionalContext`), AfterAgent (the role of Stop: `decision:
+ * "deny"` with a `reason` sends the reason back as a new prompt; `stop_hook_active`),
+ * PreCompress and SessionEnd (advisory: `systemMessage` only).
+ */
+import type { AgentAdapter, AgentEvent, AgentReply } from './types.js';
+
+const NATIVE: Record<AgentEvent, string> = {
+  'session-start': 'SessionStart',
+  'user-prompt-submit': 'BeforeAgent',
+  'pre-compact': 'PreCompress',
+  stop: 'AfterAgent',
+  'session-end': 'SessionEnd',
+};
+
+function render(event: AgentEvent, reply: AgentReply): string {
+  const out: Record<string, unknown> = {};
+  if ((event === 'session-start' || event === 'user-prompt-submit') && reply.context) {
+    out.hookSpecificOutput = { hookEventName: NATIVE[event], additionalContext: reply.context };
+  }
+  if (event === 'stop' && reply.blockStop) Object.assign(out, { decision: 'deny', reason: reply.blockStop });
+  const shown = [reply.userMessage, event === 'pre-compact' || event === 'session-end' ? reply.context : undefined].filter(Boolean).join('\n');
+  if (shown) out.systemMessage = shown;
+  return Object.keys(out).length ? `${JSON.stringify(out)}\n` : '';
+}
+
+export const gemini: AgentAdapter = {
+  name: 'gemini',
+  instructionFiles: ['GEMINI.md'],
+  hooks: [
+    { native: 'SessionStart', event: 'session-start' },
+    { native: 'BeforeAgent', event: 'user-prompt-submit' },
+    { native: 'PreCompress', event: 'pre-compact' },
+    { native: 'AfterAgent', event: 'stop' },
+    { native: 'SessionEnd', event: 'session-end' },
+  ],
+  timeout: 30000,
+  envFileVars: [],
+  render,
+};

@@ -1,0 +1,189 @@
+/**
+ * What `init --agent` changes in an agent's files, as pure text-in, text-out functions so
+ * that `--dry-run` is the same plan and `uninstall` removes exactly what was added:
+ * - the agent's settings JSON: our hook entries merged in, every existing key and hook kept,
+ *   the file's indentation kept;
+ * - Codex's `.codex/config.toml`: `[features] codex_hooks = true`;
+ * - the instruction file (CLAUDE.md, AGENTS.md, GEMINI.md): the trigger line, once.
+ */
+import { TRIGGER_LINE, type AgentAdapter, type AgentEvent } from './types.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The command a hook entry runs. */
+export function hookCommand(event: AgentEvent, agent: string): string {
+  return `git handoff hook ${event} --agent ${agent}`;
+}
+
+const OUR_COMMAND = /^git handoff hook [a-z-]+ --agent (claude|codex|gemini)$/;
+
+export interface TextChange {
+  /** the new text; null means "no file" */
+  text: string | null;
+  changed: boolean;
+}
+
+export interface JsonStyle {
+  indent: string;
+  finalNewline: boolean;
+}
+
+export function detectJsonStyle(text: string | null): JsonStyle {
+  if (!text) return { indent: '  ', finalNewline: true };
+  const m = /\n([ \t]+)"/.exec(text);
+  return { indent: m ? m[1] : '  ', finalNewline: text.endsWith('\n') };
+}
+
+function serialize(value: unknown, style: JsonStyle): string {
+  return `${JSON.stringify(value, null, style.indent)}${style.finalNewline ? '\n' : ''}`;
+}
+
+export class SettingsError extends Error {}
+
+function parseSettings(text: string | null, path: string): Obj {
+  if (text === null || text.trim() === '') return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new SettingsError(`${path} is not valid JSON (${(e as Error).message.split('\n')[0]}); fix it or move it aside, then run init again`);
+  }
+  if (!isObj(v)) throw new SettingsError(`${path} is not a JSON object`);
+  if (v.hooks !== undefined && !isObj(v.hooks)) throw new SettingsError(`${path}: "hooks" is not an object`);
+  return v;
+}
+
+function entry(adapter: AgentAdapter, event: AgentEvent): Obj {
+  const e: Obj = { type: 'command', command: hookCommand(event, adapter.name), timeout: adapter.timeout };
+  // Gemini identifies hooks by name in /hooks enable|disable.
+  if (adapter.name === 'gemini') return { name: `git-handoff-${event}`, ...e };
+  return e;
+}
+
+function hasOurs(groups: unknown, command: string): boolean {
+  return Array.isArray(groups) && groups.some((g) => isObj(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObj(h) && h.command === command));
+}
+
+/** Adds our hook entries to the agent's settings; existing keys and hooks are kept as they are. */
+export function mergeAgentSettings(text: string | null, adapter: AgentAdapter, path: string): TextChange {
+  const settings = parseSettings(text, path);
+  const hooks: Obj = isObj(settings.hooks) ? { ...settings.hooks } : {};
+  let changed = false;
+  for (const spec of adapter.hooks) {
+    const current = hooks[spec.native];
+    if (current !== undefined && !Array.isArray(current)) throw new SettingsError(`${path}: hooks.${spec.native} is not a list`);
+    if (hasOurs(current, hookCommand(spec.event, adapter.name))) continue;
+    const group: Obj = { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [entry(adapter, spec.event)] };
+    hooks[spec.native] = [...((current as unknown[]) ?? []), group];
+    changed = true;
+  }
+  if (!changed) return { text, changed: false };
+  return { text: serialize({ ...settings, hooks }, detectJsonStyle(text)), changed: true };
+}
+
+/**
+ * Removes our hook entries (and a group, an event list or `hooks` left empty by that);
+ * nothing else. A file left as `{}` that did not exist before init is removed.
+ */
+export function unmergeAgentSettings(text: string | null, adapter: AgentAdapter, path: string, opts: { createdByInit: boolean }): TextChange {
+  if (text === null) return { text, changed: false };
+  const settings = parseSettings(text, path);
+  if (!isObj(settings.hooks)) return { text, changed: false };
+  const hooks: Obj = { ...settings.hooks };
+  let changed = false;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    const kept: unknown[] = [];
+    for (const g of groups) {
+      if (!isObj(g) || !Array.isArray(g.hooks)) {
+        kept.push(g);
+        continue;
+      }
+      const mine = (h: unknown) => isObj(h) && typeof h.command === 'string' && OUR_COMMAND.test(h.command) && h.command.endsWith(` --agent ${adapter.name}`);
+      const rest = g.hooks.filter((h) => !mine(h));
+      if (rest.length === g.hooks.length) kept.push(g);
+      else {
+        changed = true;
+        if (rest.length) kept.push({ ...g, hooks: rest });
+      }
+    }
+    if (kept.length) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  if (!changed) return { text, changed: false };
+  const out: Obj = { ...settings };
+  if (Object.keys(hooks).length) out.hooks = hooks;
+  else delete out.hooks;
+  if (opts.createdByInit && Object.keys(out).length === 0) return { text: null, changed: true };
+  return { text: serialize(out, detectJsonStyle(text)), changed: true };
+}
+
+const FEATURES = /^\s*\[features\]\s*(#.*)?$/;
+const TABLE = /^\s*\[/;
+const CODEX_HOOKS = /^\s*codex_hooks\s*=\s*(\S+)/;
+
+/** `[features] codex_hooks = true` in `.codex/config.toml` (Codex runs no hooks.json without it). */
+export function enableCodexHooks(text: string | null): TextChange & { previous: string | null } {
+  const src = text ?? '';
+  const lines = src.split('\n');
+  const at = lines.findIndex((l) => FEATURES.test(l));
+  if (at >= 0) {
+    let end = lines.length;
+    for (let i = at + 1; i < lines.length; i++) if (TABLE.test(lines[i])) { end = i; break; }
+    for (let i = at + 1; i < end; i++) {
+      const m = CODEX_HOOKS.exec(lines[i]);
+      if (!m) continue;
+      if (m[1] === 'true') return { text, changed: false, previous: 'true' };
+      const was = lines[i];
+      lines[i] = 'codex_hooks = true';
+      return { text: lines.join('\n'), changed: true, previous: was };
+    }
+    lines.splice(at + 1, 0, 'codex_hooks = true');
+    return { text: lines.join('\n'), changed: true, previous: null };
+  }
+  const sep = src === '' ? '' : src.endsWith('\n\n') ? '' : src.endsWith('\n') ? '\n' : '\n\n';
+  return { text: `${src}${sep}[features]\ncodex_hooks = true\n`, changed: true, previous: null };
+}
+
+/** Undoes `enableCodexHooks`: the line it added goes (and a `[features]` table it added, when left empty), or the old line comes back. */
+export function disableCodexHooks(text: string | null, previous: string | null, createdByInit: boolean): TextChange {
+  if (text === null) return { text, changed: false };
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => FEATURES.test(l));
+  if (at < 0) return { text, changed: false };
+  let end = lines.length;
+  for (let i = at + 1; i < lines.length; i++) if (TABLE.test(lines[i])) { end = i; break; }
+  const i = lines.findIndex((l, k) => k > at && k < end && /^codex_hooks = true$/.test(l));
+  if (i < 0 || previous === 'true') return { text, changed: false };
+  if (previous !== null) lines[i] = previous;
+  else lines.splice(i, 1);
+  let out = lines.join('\n');
+  // the table we added, now empty, and the blank line before it
+  out = out.replace(/(^|\n)\n?\[features\]\n(?=\[|$)/, '$1');
+  if (createdByInit && out.trim() === '') return { text: null, changed: true };
+  return { text: out, changed: true };
+}
+
+/** Does this instruction text carry the trigger line? */
+export function hasTrigger(text: string | null): boolean {
+  return text !== null && text.toLowerCase().replace(/[ \t]+/g, ' ').includes(TRIGGER_LINE);
+}
+
+/** Adds the trigger line once, at the end. */
+export function addTriggerLine(text: string | null): TextChange {
+  if (hasTrigger(text)) return { text, changed: false };
+  const src = text ?? '';
+  const sep = src === '' ? '' : src.endsWith('\n\n') ? '' : src.endsWith('\n') ? '\n' : '\n\n';
+  return { text: `${src}${sep}${TRIGGER_LINE}\n`, changed: true };
+}
+
+/** Removes the trigger line `addTriggerLine` added (and the blank line it put before it). */
+export function removeTriggerLine(text: string | null, createdByInit: boolean): TextChange {
+  if (text === null || !text.includes(TRIGGER_LINE)) return { text, changed: false };
+  let out = text.replace(new RegExp(`(\\n\\n|\\n|^)${TRIGGER_LINE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n?`), (_m, pre: string) => (pre === '\n\n' ? '\n' : pre === '\n' ? '\n' : ''));
+  if (out === text) return { text, changed: false };
+  if (createdByInit && out.trim() === '') return { text: null, changed: true };
+  if (text.endsWith('\n') && !out.endsWith('\n') && out !== '') out += '\n';
+  return { text: out, changed: true };
+}

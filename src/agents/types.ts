@@ -1,0 +1,114 @@
+/**
+ * What the three agents have in common once their formats are translated: the hook events
+ * we handle, the input every agent's JSON is normalized to, and the answer a handler gives.
+ * Each agent's own file (claude.ts, codex.ts, gemini.ts) knows its event names, its input
+ * fields and how its stdout must look.
+ */
+export type AgentName = 'claude' | 'codex' | 'gemini';
+export const AGENT_NAMES: readonly AgentName[] = ['claude', 'codex', 'gemini'];
+
+/** Our event names: `git handoff hook <event> --agent A`. */
+export type AgentEvent = 'session-start' | 'user-prompt-submit' | 'pre-compact' | 'stop' | 'session-end';
+export const AGENT_EVENTS: readonly AgentEvent[] = ['session-start', 'user-prompt-submit', 'pre-compact', 'stop', 'session-end'];
+
+/** The opt-in line of the source design; its absence from the instruction file silences the hooks. */
+export const TRIGGER_LINE = 'session handoff: read on start, write on end';
+
+/** An agent's hook input, normalized. Unknown fields stay in `raw`. */
+export interface AgentHookInput {
+  sessionId: string | null;
+  cwd: string | null;
+  /** the agent's own event name, when it sent one */
+  nativeEvent: string | null;
+  /** session-start: startup | resume | clear | compact */
+  source: string | null;
+  /** user-prompt-submit: the user's message */
+  prompt: string | null;
+  /** session-end: why it ended */
+  reason: string | null;
+  /** pre-compact: manual | auto */
+  trigger: string | null;
+  /** stop: the agent is already continuing because a stop hook blocked */
+  stopHookActive: boolean;
+  raw: Record<string, unknown>;
+}
+
+/** A handler's answer, independent of the agent; every part optional. */
+export interface AgentReply {
+  /** text for the model's context */
+  context?: string;
+  /** block the stop; the model continues with this reason */
+  blockStop?: string;
+  /** a message shown to the user */
+  userMessage?: string;
+}
+
+/** One hook entry an installer writes into the agent's settings. */
+export interface HookEntrySpec {
+  /** the agent's event name, e.g. SessionStart, BeforeAgent */
+  native: string;
+  event: AgentEvent;
+  matcher?: string;
+}
+
+export interface AgentAdapter {
+  name: AgentName;
+  /** instruction files (relative to the work tree) that carry the trigger line; the first is where init adds it */
+  instructionFiles: readonly string[];
+  /** the events this agent has, with their native names */
+  hooks: readonly HookEntrySpec[];
+  /** the timeout written into the settings, in the agent's unit */
+  timeout: number;
+  /** variables naming a file whose `export` lines the agent's later shell commands source */
+  envFileVars: readonly string[];
+  /** stdout for a reply ('' for nothing) */
+  render(event: AgentEvent, reply: AgentReply): string;
+}
+
+type Obj = Record<string, unknown>;
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** The fields every agent sends under the same snake_case names (Claude Code's, which Codex and Gemini follow). */
+export function normalizeInput(raw: Obj): AgentHookInput {
+  return {
+    sessionId: str(raw.session_id),
+    cwd: str(raw.cwd),
+    nativeEvent: str(raw.hook_event_name),
+    source: str(raw.source) ?? str(raw.trigger_source),
+    prompt: typeof raw.prompt === 'string' ? raw.prompt : null,
+    reason: str(raw.reason),
+    trigger: str(raw.trigger),
+    stopHookActive: raw.stop_hook_active === true,
+    raw,
+  };
+}
+
+/** Parses stdin; a problem is returned as a message, never thrown (hooks must not block the agent). */
+export function parseHookInput(text: string): { input: AgentHookInput } | { problem: string } {
+  if (text.trim() === '') return { problem: 'no hook input on stdin (expected the agent\'s JSON)' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return { problem: `hook input is not JSON: ${(e as Error).message.split('\n')[0]}` };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { problem: 'hook input is not a JSON object' };
+  return { input: normalizeInput(raw as Obj) };
+}
+
+/** Claude Code's answer shape, which Codex follows field for field. */
+export function renderClaudeStyle(event: AgentEvent, reply: AgentReply, native: Record<AgentEvent, string>): string {
+  const out: Obj = {};
+  if (event === 'session-start' || event === 'user-prompt-submit') {
+    if (reply.context) out.hookSpecificOutput = { hookEventName: native[event], additionalContext: reply.context };
+    if (reply.userMessage) out.systemMessage = reply.userMessage;
+  } else if (event === 'stop') {
+    if (reply.blockStop) Object.assign(out, { decision: 'block', reason: reply.blockStop });
+    else if (reply.userMessage) out.systemMessage = reply.userMessage;
+  } else if (event === 'pre-compact') {
+    // PreCompact output reaches the user, not the model: no additionalContext there.
+    const text = [reply.userMessage, reply.context].filter(Boolean).join('\n');
+    if (text) out.systemMessage = text;
+  }
+  return Object.keys(out).length ? `${JSON.stringify(out)}\n` : '';
+}

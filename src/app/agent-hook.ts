@@ -1,0 +1,198 @@
+/**
+ * `git handoff hook <event> --agent A`: the agent hooks (issue 5). Gather (the agent's
+ * JSON, the recorded session, the latest handoff) -> decide (`core/agent-session.ts`) ->
+ * act (store the session, answer in the agent's format). Never in the agent's way: bad
+ * input or an internal error is one line on stderr, nothing on stdout, exit 0. Silent in a
+ * repository whose instruction file lacks the trigger line, and with HANDOFF_SKIP=1.
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Repo } from '../git/repo.js';
+import { HandoffStore } from '../git/handoff-store.js';
+import { readLocalState, writeLocalState } from '../git/local-state.js';
+import { resolveIdentities, isoUtc } from '../git/identity.js';
+import { AGENTS, agentEvent, isAgentName } from '../agents/index.js';
+import { parseHookInput, TRIGGER_LINE, type AgentAdapter, type AgentEvent, type AgentHookInput, type AgentReply } from '../agents/types.js';
+import { SESSION_STATE, type SessionState } from '../core/session.js';
+import { classifyPhrase } from '../core/phrases.js';
+import { decidePrompt, decideSessionEnd, decideSessionStart, decideStop, sessionFor } from '../core/agent-session.js';
+import { askScopeContext, preCompactReminder, sessionStartContext, stopBlockReason, writeNowContext } from '../core/agent-messages.js';
+import { renderBookmark } from '../core/bookmark.js';
+import { showHandoff } from './show.js';
+import { loadPhrases } from './phrases-policy.js';
+import { NotARepository } from '../errors.js';
+
+export interface AgentHookCall {
+  agent: string;
+  event: string;
+  stdin: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface AgentHookOutcome {
+  /** exactly what the agent reads on stdout ('' for nothing) */
+  stdout: string;
+  /** lines for stderr */
+  stderr: string[];
+}
+
+const SILENT: AgentHookOutcome = { stdout: '', stderr: [] };
+
+/** Runs one agent hook; never throws. */
+export async function runAgentHook(call: AgentHookCall): Promise<AgentHookOutcome> {
+  if (call.env.HANDOFF_SKIP === '1') return SILENT;
+  const fail = (msg: string): AgentHookOutcome => ({ stdout: '', stderr: [`git handoff: hook ${call.event} --agent ${call.agent}: ${msg}`] });
+  if (!isAgentName(call.agent)) return fail(`unknown agent '${call.agent}' (claude, codex or gemini)`);
+  const adapter = AGENTS[call.agent];
+  const event = agentEvent(adapter, call.event);
+  if (!event) return fail(`unknown event '${call.event}'`);
+  const parsed = parseHookInput(call.stdin);
+  if ('problem' in parsed) return fail(parsed.problem);
+  let repo: Repo;
+  try {
+    repo = await Repo.discover(parsed.input.cwd ?? call.cwd);
+  } catch (e) {
+    if (e instanceof NotARepository) return SILENT; // an agent outside a repository: nothing to do
+    return fail((e as Error).message);
+  }
+  try {
+    if (!repo.workTree || !hasTriggerLine(repo.workTree, adapter)) return SILENT;
+    const reply = await HANDLERS[event](repo, adapter, parsed.input, call.env);
+    return { stdout: adapter.render(event, reply), stderr: [] };
+  } catch (e) {
+    return fail(`${(e as Error).message ?? String(e)}`.split('\n')[0]);
+  } finally {
+    repo.close();
+  }
+}
+
+/** The opt-in: the agent's instruction file carries the trigger line (deleting it is the off switch). */
+export function hasTriggerLine(workTree: string, adapter: AgentAdapter): boolean {
+  const want = TRIGGER_LINE.toLowerCase();
+  return adapter.instructionFiles.some((f) => {
+    try {
+      return readFileSync(join(workTree, f), 'utf8').toLowerCase().replace(/[ \t]+/g, ' ').includes(want);
+    } catch {
+      return false;
+    }
+  });
+}
+
+type Handler = (repo: Repo, adapter: AgentAdapter, input: AgentHookInput, env: NodeJS.ProcessEnv) => Promise<AgentReply>;
+
+async function clock(repo: Repo): Promise<string> {
+  return isoUtc((await resolveIdentities(repo)).committer.timestamp);
+}
+
+function sessionIdOf(input: AgentHookInput, adapter: AgentAdapter, now: string): string {
+  return input.sessionId ?? `${adapter.name}-${now}`;
+}
+
+const loadState = (repo: Repo) => readLocalState<SessionState>(repo.gitDir, SESSION_STATE);
+const saveState = (repo: Repo, s: SessionState) => writeLocalState(repo.gitDir, SESSION_STATE, s);
+
+/**
+ * Did the session write a handoff? A version on this branch (or carrying the session's id)
+ * committed at or after the session's start. Our versions name their branch in a trailer,
+ * so most are judged without reading the note.
+ */
+export async function wroteHandoffSince(repo: Repo, state: SessionState): Promise<boolean> {
+  if (state.wrote_handoff) return true;
+  const since = Math.floor(Date.parse(state.started_at) / 1000);
+  if (Number.isNaN(since)) return false;
+  const store = new HandoffStore(repo);
+  const branch = repo.headBranch();
+  for await (const v of store.versions()) {
+    if (v.timestamp < since) break;
+    if (v.branch === branch) return true;
+    const r = await store.read(v);
+    if (r.branch === branch || (r.valid && r.handoff.session_id === state.session_id)) return true;
+  }
+  return false;
+}
+
+const sessionStart: Handler = async (repo, adapter, input, env) => {
+  const now = await clock(repo);
+  const prev = loadState(repo);
+  const sessionId = sessionIdOf(input, adapter, now);
+  const previousWrote = prev && prev.session_id !== sessionId ? await wroteHandoffSince(repo, prev) : null;
+  const d = decideSessionStart(prev, { sessionId, agent: adapter.name, now, head: await repo.headCommit(), previousWrote });
+  saveState(repo, d.state);
+  exportSession(adapter, env, sessionId);
+
+  const r = await showHandoff(repo, {});
+  const bookmark = r.version ? renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: [] }) : null;
+  const context = sessionStartContext({
+    bookmark,
+    stale: r.stale && r.ageDays !== null ? { ageDays: r.ageDays, date: r.date! } : null,
+    due: r.due,
+    fallbackFrom: r.fallback && r.version ? r.version.branch : undefined,
+    previousEndedWithout: d.previousEndedWithout,
+    relay: env.HANDOFF_RELAY_ID ? { id: env.HANDOFF_RELAY_ID, promptFile: env.HANDOFF_PROMPT_FILE ?? null } : null,
+  });
+  return context ? { context } : {};
+};
+
+/** Claude Code and Codex source `export` lines from their env file into the session's shell commands. */
+function exportSession(adapter: AgentAdapter, env: NodeJS.ProcessEnv, sessionId: string): void {
+  const file = adapter.envFileVars.map((v) => env[v]).find((v) => v);
+  if (!file) return;
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const lines = [`export HANDOFF_SESSION_ID=${q(sessionId)}`, `export HANDOFF_AGENT=${q(adapter.name)}`];
+  let existing = '';
+  try {
+    existing = readFileSync(file, 'utf8');
+  } catch {
+    /* a new file */
+  }
+  const missing = lines.filter((l) => !existing.split('\n').includes(l));
+  if (missing.length) appendFileSync(file, `${existing && !existing.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`);
+}
+
+const userPromptSubmit: Handler = async (repo, adapter, input) => {
+  if (input.prompt === null) return {};
+  const phrases = await loadPhrases(repo);
+  const c = classifyPhrase(input.prompt, phrases.lists);
+  if (c.class !== 'session-end' && c.class !== 'ambiguous') return {};
+  const now = await clock(repo);
+  const prev = loadState(repo);
+  const d = decidePrompt(sessionFor(prev, sessionIdOf(input, adapter, now), adapter.name, now, await repo.headCommit()), c.class, now);
+  if (d.state !== prev) saveState(repo, d.state);
+  if (d.answer.kind === 'write-now') return { context: writeNowContext(c.matched, d.answer.proposeRitual) };
+  return { context: askScopeContext(c.matched) };
+};
+
+const stop: Handler = async (repo, _adapter, input) => {
+  if (input.stopHookActive) return {};
+  const prev = loadState(repo);
+  const state = prev && (!input.sessionId || prev.session_id === input.sessionId) ? prev : null;
+  if (!state?.end_requested_at) return {};
+  const wrote = await wroteHandoffSince(repo, state);
+  const d = decideStop(state, { stopHookActive: input.stopHookActive, wroteHandoff: wrote });
+  if (wrote && !state.wrote_handoff) saveState(repo, { ...state, wrote_handoff: true });
+  if (!d.block || !d.state) return {};
+  saveState(repo, d.state);
+  return { blockStop: stopBlockReason() };
+};
+
+const preCompact: Handler = async (repo) => {
+  const r = await showHandoff(repo, {});
+  return r.due ? { userMessage: preCompactReminder(r.due) } : {};
+};
+
+const sessionEnd: Handler = async (repo, _adapter, input) => {
+  const prev = loadState(repo);
+  if (!prev || (input.sessionId && prev.session_id !== input.sessionId)) return {};
+  const now = await clock(repo);
+  saveState(repo, decideSessionEnd(prev, { now, wroteHandoff: await wroteHandoffSince(repo, prev) }));
+  return {};
+};
+
+const HANDLERS: Record<AgentEvent, Handler> = {
+  'session-start': sessionStart,
+  'user-prompt-submit': userPromptSubmit,
+  'pre-compact': preCompact,
+  stop,
+  'session-end': sessionEnd,
+};

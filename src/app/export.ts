@@ -1,0 +1,39 @@
+/**
+ * `export`: the latest handoff (or `--version V`) as `.tasks/NEXT_SESSION.md`, JSON or
+ * YAML (issue 5). JSON and YAML carry every field; next-session the fields of its convention.
+ */
+import type { Repo } from '../git/repo.js';
+import { HandoffStore } from '../git/handoff-store.js';
+import { isoUtc } from '../git/identity.js';
+import { selectionFor } from './show.js';
+import { toCanonicalYaml } from '../core/canonical.js';
+import { renderNextSession } from '../core/next-session.js';
+import { NoHandoff } from '../errors.js';
+
+export const EXPORT_FORMATS = ['next-session', 'json', 'yaml'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface ExportRequest {
+  format: ExportFormat;
+  version?: string;
+  branch?: string;
+  all?: boolean;
+}
+
+export interface ExportResult {
+  version: string;
+  text: string;
+}
+
+export async function exportHandoff(repo: Repo, req: ExportRequest): Promise<ExportResult> {
+  const store = new HandoffStore(repo);
+  const sel = selectionFor(repo, req);
+  const v = req.version ? await store.resolve(req.version, sel) : (await store.latest(sel)).version;
+  if (!v) throw new NoHandoff('there is no handoff yet; nothing to export');
+  const h = v.handoff;
+  let text: string;
+  if (req.format === 'json') text = `${JSON.stringify(h, null, 2)}\n`;
+  else if (req.format === 'yaml') text = v.valid && v.text ? v.text : toCanonicalYaml(h as Record<string, unknown>);
+  else text = renderNextSession(h, typeof h.date === 'string' ? h.date : isoUtc(v.timestamp));
+  return { version: v.id, text };
+}

@@ -1,0 +1,46 @@
+/**
+ * Whether a `write` asks for a relay (issue 5): `--relay`, or `handoff.relay.tasksPerSession`
+ * (off by default) once the lines `status: completed` in `handoff.relay.stateFile` grew by
+ * that many since the last relay mark (seed 003: TASKS_PER_SESSION, GLOBAL_STATE.md).
+ * Counted at write time; the baseline is kept per worktree.
+ */
+import { readFileSync } from 'node:fs';
+import type { Repo } from '../git/repo.js';
+import { readLocalState, writeLocalState } from '../git/local-state.js';
+import { countCompleted } from '../core/relay-prompt.js';
+import { relayTrailers, tasksDue, type RelayReason } from '../core/relay.js';
+
+const BASELINE_STATE = 'relay-tasks';
+
+export interface RelayMark {
+  reason: RelayReason;
+  trailers: Record<string, string>;
+  /** the completed count at this mark; null when no state file is configured */
+  completed: number | null;
+}
+
+export async function relayMark(repo: Repo, explicit: boolean): Promise<RelayMark | null> {
+  const perSession = await repo.configInt('handoff.relay.tasksPerSession', 0);
+  const stateFile = await repo.configGet('handoff.relay.stateFile');
+  if (!explicit && (perSession <= 0 || !stateFile)) return null;
+  let completed: number | null = null;
+  if (perSession > 0 && stateFile) {
+    const abs = repo.workPath(stateFile);
+    let text = '';
+    try {
+      text = abs ? readFileSync(abs, 'utf8') : '';
+    } catch {
+      /* no state file yet: nothing completed */
+    }
+    completed = countCompleted(text);
+  }
+  if (explicit) return { reason: 'requested', trailers: relayTrailers('requested', completed), completed };
+  const baseline = readLocalState<{ completed: number }>(repo.gitDir, BASELINE_STATE)?.completed ?? 0;
+  if (completed === null || !tasksDue(completed, baseline, perSession)) return null;
+  return { reason: 'tasks-per-session', trailers: relayTrailers('tasks-per-session', completed), completed };
+}
+
+/** After the version is written: the count it was marked at becomes the new baseline. */
+export function recordRelayMark(repo: Repo, mark: RelayMark, version: string): void {
+  if (mark.completed !== null) writeLocalState(repo.gitDir, BASELINE_STATE, { completed: mark.completed, version });
+}

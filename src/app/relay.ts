@@ -1,0 +1,232 @@
+/**
+ * `git handoff relay`: when the latest version asks for a relay and was not relayed yet,
+ * take that version's lock, render the next-session prompt to a file, start the agent in a
+ * new tmux session, and wait for its `git handoff ack` (issue 5, seed 003). Accepted: the
+ * relay is recorded and the prompt archived. Failed or timed out: recorded with the reason,
+ * exit 4, and not tried again without `--retry`.
+ */
+import { readFileSync } from 'node:fs';
+import type { Repo } from '../git/repo.js';
+import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
+import { parseTrailers } from '../git/objects.js';
+import { RelayStore } from '../git/relay-store.js';
+import { Tmux } from './tmux.js';
+import { renderBookmark } from '../core/bookmark.js';
+import { parseTasks, renderRelayPrompt } from '../core/relay-prompt.js';
+import { decideRelay, relayIdFor, relayReasonOf, settle, type Ack, type RelayAttempt, type RelayRecord } from '../core/relay.js';
+import { RelayFailed, UsageError } from '../errors.js';
+
+export const DEFAULT_TIMEOUT_S = 60;
+export const POLL_INTERVAL_MS = 5000;
+
+export interface RelayOptions {
+  agentCmd?: string;
+  timeoutS: number;
+  retry: boolean;
+  /** progress lines for the user */
+  log: (line: string) => void;
+  signal?: AbortSignal;
+  /** how often the ack is looked for */
+  ackPollMs?: number;
+}
+
+export type RelayOutcome =
+  | { status: 'idle'; why: string }
+  | { status: 'busy'; why: string }
+  | { status: 'skipped'; why: string }
+  | { status: 'accepted'; relayId: string; session: string; version: string };
+
+interface Settings {
+  agentCmd: string;
+  prefix: string;
+  stateFile: string | null;
+  tmux: Tmux;
+}
+
+async function settings(repo: Repo, opts: RelayOptions): Promise<Settings> {
+  const agentCmd = opts.agentCmd ?? (await repo.configGet('handoff.relay.agentCmd'));
+  if (!agentCmd) throw new UsageError("relay: no agent command: pass --agent-cmd CMD or set handoff.relay.agentCmd (e.g. claude \"$(cat \"$HANDOFF_PROMPT_FILE\")\")");
+  const tmux = new Tmux((await repo.configGet('handoff.relay.tmuxSocket')) || null);
+  await tmux.check();
+  return {
+    agentCmd,
+    prefix: (await repo.configGet('handoff.relay.sessionPrefix')) || 'handoff',
+    stateFile: (await repo.configGet('handoff.relay.stateFile')) || null,
+    tmux,
+  };
+}
+
+const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((res) => {
+    const t = setTimeout(res, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), res()), { once: true });
+  });
+
+/** The latest version of this branch, when it asks for a relay. */
+async function candidate(repo: Repo): Promise<ReadVersion | string> {
+  if (!repo.workTree) return 'a bare repository has no work tree to relay into';
+  const { version, fallback } = await new HandoffStore(repo).latest({ branch: repo.headBranch() });
+  if (!version || fallback) return 'no handoff on this branch';
+  if (!relayReasonOf(parseTrailers(version.commit.message))) return `the latest version ${version.id.slice(0, 12)} does not ask for a relay`;
+  return version;
+}
+
+/** One pass: relay the latest version if it asks for it. Throws RelayFailed (exit 4) on failure or timeout. */
+export async function relayOnce(repo: Repo, opts: RelayOptions, cfg?: Settings): Promise<RelayOutcome> {
+  const s = cfg ?? (await settings(repo, opts));
+  const v = await candidate(repo);
+  if (typeof v === 'string') return { status: 'idle', why: v };
+  const store = new RelayStore(repo.paths.commonDir);
+  const seen = decideRelay(store.readRecord(v.id), { retry: opts.retry });
+  // a 'waiting' attempt may belong to a relay that died: look under the lock
+  if (!seen.start && seen.kind !== 'waiting') return { status: 'skipped', why: seen.why };
+
+  const lock = store.tryLock(v.id);
+  if (!lock.acquired) return { status: 'busy', why: `version ${v.id.slice(0, 12)} is being relayed${lock.owner ? ` by pid ${lock.owner.pid} on ${lock.owner.host}` : ''}` };
+  let record: RelayRecord | null = null;
+  let attempt: RelayAttempt | null = null;
+  try {
+    record = recoverDead(store, store.readRecord(v.id));
+    const d = decideRelay(record, { retry: opts.retry });
+    if (!d.start) return { status: 'skipped', why: d.why };
+    const relayId = relayIdFor(v.id, d.attempt);
+    const prompt = store.writePrompt(relayId, renderPrompt(repo, v, relayId, s.stateFile));
+    const session = await freeSessionName(s.tmux, s.prefix);
+    attempt = { relay_id: relayId, status: 'waiting', reason: null, session, prompt, pid: process.pid, started_at: now(), acked_at: null, finished_at: null };
+    record = { version: v.id, branch: v.branch ?? null, attempts: [...(record?.attempts ?? []), attempt] };
+    store.writeRecord(record);
+    opts.log(`relay ${relayId}: starting tmux session ${session} for version ${v.id.slice(0, 12)}`);
+
+    const started = await s.tmux.newSession(session, repo.workTree!, { HANDOFF_PROMPT_FILE: prompt, HANDOFF_RELAY_ID: relayId }, s.agentCmd);
+    let ack: Ack | null;
+    if (started.code !== 0) {
+      ack = claim(store, relayId, 'failed', `tmux new-session failed: ${started.stderr.trim().split('\n')[0] || `exit ${started.code}`}`);
+    } else {
+      opts.log(`relay ${relayId}: waiting up to ${opts.timeoutS}s for 'git handoff ack' from ${session}`);
+      ack = await waitForAck(store, s.tmux, relayId, session, opts);
+    }
+    const done = settle(attempt, ack, now());
+    record = { ...record, attempts: [...record.attempts.slice(0, -1), done] };
+    if (done.status === 'accepted') {
+      record.attempts[record.attempts.length - 1] = { ...done, prompt: store.archivePrompt(relayId) };
+    }
+    store.writeRecord(record);
+    attempt = null;
+    if (done.status !== 'accepted') {
+      throw new RelayFailed(`relay ${relayId} ${done.status === 'timeout' ? `timed out: no ack within ${opts.timeoutS}s` : `${done.status}: ${done.reason}`}; run 'git handoff relay --retry' to try again`, {
+        relay_id: relayId,
+        status: done.status,
+        reason: done.reason,
+        session,
+      });
+    }
+    return { status: 'accepted', relayId, session, version: v.id };
+  } finally {
+    if (attempt && record) {
+      // interrupted (a signal, an error) while waiting: record it, keep a late ack out
+      const reason = 'the relay was interrupted';
+      const mine = store.publishAck(attempt.relay_id, { status: 'failed', reason, at: now() });
+      const done: RelayAttempt = mine ? { ...attempt, status: 'interrupted', reason, finished_at: now() } : settle(attempt, store.readAck(attempt.relay_id), now());
+      store.writeRecord({ ...record, attempts: [...record.attempts.slice(0, -1), done] });
+    }
+    store.unlock(v.id);
+  }
+}
+
+/** Under the lock, an attempt still 'waiting' belongs to a relay process that died: settle it from its ack, if any. */
+function recoverDead(store: RelayStore, record: RelayRecord | null): RelayRecord | null {
+  const last = record?.attempts[record.attempts.length - 1];
+  if (!record || !last || last.status !== 'waiting') return record;
+  const ack = store.readAck(last.relay_id);
+  const done: RelayAttempt = ack && ack.status !== 'timeout' ? settle(last, ack, now()) : { ...last, status: 'interrupted', reason: 'the relay process stopped while waiting', finished_at: now() };
+  const fixed = { ...record, attempts: [...record.attempts.slice(0, -1), done] };
+  store.writeRecord(fixed);
+  return fixed;
+}
+
+/** Publishes the relay's own verdict unless an ack got there first; returns whichever stands. */
+function claim(store: RelayStore, relayId: string, status: Ack['status'], reason: string): Ack {
+  const mine: Ack = { status, reason, at: now() };
+  return store.publishAck(relayId, mine) ? mine : (store.readAck(relayId) ?? mine);
+}
+
+async function waitForAck(store: RelayStore, tmux: Tmux, relayId: string, session: string, opts: RelayOptions): Promise<Ack> {
+  const deadline = Date.now() + opts.timeoutS * 1000;
+  const poll = opts.ackPollMs ?? 200;
+  let nextSessionCheck = Date.now() + 1000;
+  for (;;) {
+    const ack = store.readAck(relayId);
+    if (ack) return ack;
+    if (opts.signal?.aborted) throw new RelayFailed(`relay ${relayId} interrupted`);
+    if (Date.now() >= deadline) return claim(store, relayId, 'timeout', 'timeout');
+    if (Date.now() >= nextSessionCheck) {
+      nextSessionCheck = Date.now() + 1000;
+      if (!(await tmux.hasSession(session))) {
+        return store.readAck(relayId) ?? claim(store, relayId, 'failed', `the agent session ${session} ended without an ack`);
+      }
+    }
+    await sleep(Math.min(poll, Math.max(0, deadline - Date.now())), opts.signal);
+  }
+}
+
+async function freeSessionName(tmux: Tmux, prefix: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const name = `${prefix}-${n}`;
+    if (!(await tmux.hasSession(name))) return name;
+  }
+}
+
+function renderPrompt(repo: Repo, v: ReadVersion, relayId: string, stateFile: string | null): string {
+  let tasks: ReturnType<typeof parseTasks>['remaining'] = [];
+  if (stateFile) {
+    try {
+      tasks = parseTasks(readFileSync(repo.workPath(stateFile)!, 'utf8')).remaining;
+    } catch {
+      /* no state file: the bookmark alone */
+    }
+  }
+  return renderRelayPrompt({
+    relayId,
+    version: v.id,
+    branch: v.branch ?? null,
+    workTree: repo.workTree!,
+    previousSession: v.handoff.session_id ?? null,
+    bookmark: renderBookmark({ version: v.id, target: v.target, date: v.handoff.date ?? '', handoff: v.handoff, notices: [] }),
+    tasks,
+    stateFile,
+  });
+}
+
+/** Without --once: a pass every 5 s until the signal; failures are reported and the loop goes on. */
+export async function relayLoop(repo: Repo, opts: RelayOptions): Promise<void> {
+  const cfg = await settings(repo, opts);
+  let last = '';
+  let retry = opts.retry;
+  while (!opts.signal?.aborted) {
+    try {
+      const r = await relayOnce(repo, { ...opts, retry }, cfg);
+      const line = r.status === 'accepted' ? `relay ${r.relayId}: accepted by ${r.session}` : r.why;
+      if (line !== last) opts.log(line);
+      last = line;
+    } catch (e) {
+      if (!(e instanceof RelayFailed)) throw e;
+      opts.log(`git handoff: ${e.message}`);
+      last = e.message;
+    }
+    retry = false; // --retry applies to the first pass only
+    await sleep(POLL_INTERVAL_MS, opts.signal);
+  }
+}
+
+export interface RelayStatusRow extends RelayAttempt {
+  version: string;
+  branch: string | null;
+}
+
+/** `relay status`: the attempts of every version, newest first. */
+export function relayStatus(repo: Repo, limit = 20): RelayStatusRow[] {
+  const rows: RelayStatusRow[] = [];
+  for (const r of new RelayStore(repo.paths.commonDir).listRecords()) for (const a of r.attempts) rows.push({ ...a, version: r.version, branch: r.branch });
+  return rows.sort((a, b) => b.started_at.localeCompare(a.started_at) || b.relay_id.localeCompare(a.relay_id)).slice(0, limit);
+}

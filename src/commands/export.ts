@@ -1,0 +1,43 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { CommandModule } from './types.js';
+import { DRY_RUN_OPTION, str } from './types.js';
+import { Repo } from '../git/repo.js';
+import { exportHandoff, EXPORT_FORMATS, type ExportFormat } from '../app/export.js';
+import { UsageError } from '../errors.js';
+
+export const command: CommandModule = {
+  spec: {
+    name: 'export',
+    summary: 'print a handoff as .tasks/NEXT_SESSION.md, JSON or YAML',
+    description:
+      'next-session follows the .tasks/NEXT_SESSION.md convention (front matter _last_updated_ and session_id; Recent commits, Open tracks as a table, Ask the user, Don\'t do, Memory updates; "(none this round)" for an empty section). json and yaml carry every field; git handoff import reads all three back.',
+    options: {
+      format: { type: 'string', short: 'F', arg: EXPORT_FORMATS.join('|'), describe: 'output format (default next-session)' },
+      version: { type: 'string', arg: 'id|prefix|~N', describe: 'export this version instead of the latest' },
+      branch: { type: 'string', arg: 'name', describe: 'the latest version of another branch' },
+      all: { type: 'boolean', describe: 'the newest version of any branch' },
+      output: { type: 'string', short: 'o', arg: 'path', describe: 'write to this file instead of stdout' },
+      'dry-run': DRY_RUN_OPTION,
+    },
+    examples: ['git handoff export > .tasks/NEXT_SESSION.md', 'git handoff export --format json --version ~1'],
+  },
+
+  async run(args, ctx) {
+    const format = (str(args.values.format) ?? 'next-session') as ExportFormat;
+    if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`export: --format must be one of ${EXPORT_FORMATS.join(', ')}, not '${format}'`);
+    const repo = await Repo.discover(ctx.cwd);
+    try {
+      const r = await exportHandoff(repo, { format, version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) });
+      const output = str(args.values.output);
+      if (!output) return void ctx.io.out(r.text);
+      const path = resolve(ctx.cwd, output);
+      if (args.values['dry-run']) return void ctx.io.out(`dry run: would write version ${r.version.slice(0, 12)} as ${format} to ${path} (${Buffer.byteLength(r.text)} bytes)\n`);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, r.text);
+      ctx.io.err(`wrote version ${r.version.slice(0, 12)} as ${format} to ${output}`);
+    } finally {
+      repo.close();
+    }
+  },
+};

@@ -1,0 +1,215 @@
+/**
+ * The `.tasks/NEXT_SESSION.md` convention (seed 002): front matter `_last_updated_` and
+ * `session_id`, then Recent commits, Open tracks (a `| Track | Readiness | Entry point |`
+ * table), Ask the user, Don't do, Memory updates; an empty section says
+ * "(none this round)". `parseNextSession` also reads files written with the convention's
+ * Russian headings. Pure: a handoff in, Markdown out, and back.
+ */
+import type { Handoff, OpenTrack } from './schema.js';
+
+export const EMPTY_MARK = '(none this round)';
+const EMPTY_MARKS = [EMPTY_MARK, '(нет на этом раунде)', '(本轮无)', '(none)', '(нет)'];
+
+type ListField = 'recent_commits' | 'ask_user' | 'guards' | 'memory_updates';
+type SectionKey = ListField | 'open_tracks' | 'next_step';
+
+/** Headings, in the order they are written; `match` recognises the English and Russian spellings. */
+const SECTIONS: { key: SectionKey; title: string; match: RegExp }[] = [
+  { key: 'next_step', title: 'Next step', match: /^(next step|следующий шаг|下一步)/ },
+  { key: 'recent_commits', title: 'Recent commits', match: /^(recent commits|последние коммиты|最近提交)/ },
+  { key: 'open_tracks', title: 'Open tracks', match: /^(open (tracks|treks|треки)|открытые треки|未完成)/ },
+  { key: 'ask_user', title: 'Ask the user', match: /^(ask the user|ask user|спроси (user'?а|пользователя)|询问用户)/ },
+  { key: 'guards', title: "Don't do", match: /^(don'?t do|do not do|не делать|不要做)/ },
+  { key: 'memory_updates', title: 'Memory updates', match: /^(memory updates|обновления памяти|记忆更新)/ },
+];
+
+const TITLE = 'Next session handoff';
+
+function quoteScalar(s: string): string {
+  return /^[\w./@:+-][\w ./@:+-]*$/.test(s) && !/^(true|false|null|yes|no|~)$/i.test(s) && !/:\s/.test(s) ? s : JSON.stringify(s);
+}
+
+function bullet(items: string[]): string[] {
+  if (!items.length) return [EMPTY_MARK];
+  return items.map((x) => `- ${x.split('\n').join('\n  ')}`);
+}
+
+/** Free text: a line that would read as a heading or a list marker is escaped. */
+function prose(s: string): string {
+  return s
+    .replace(/\s+$/, '')
+    .split('\n')
+    .map((l) => (/^(#|---\s*$|\\)/.test(l) ? `\\${l}` : l))
+    .join('\n');
+}
+
+function unprose(lines: string[]): string {
+  return lines
+    .map((l) => (l.startsWith('\\') ? l.slice(1) : l))
+    .join('\n')
+    .trim();
+}
+
+function cell(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, '<br>');
+}
+
+/** Renders a handoff as `.tasks/NEXT_SESSION.md`. `date` fills `_last_updated_`. */
+export function renderNextSession(h: Handoff, date: string): string {
+  const out = ['---', `_last_updated_: ${quoteScalar(date)}`, `session_id: ${quoteScalar(h.session_id ?? '')}`];
+  if (h.status) out.push(`status: ${h.status}`);
+  out.push('---', '', `# ${TITLE}`, '');
+  if (h.summary?.trim()) out.push(prose(h.summary), '');
+  for (const s of SECTIONS) {
+    out.push(`## ${s.title}`, '');
+    if (s.key === 'next_step') {
+      const step = h.cursor?.next_step ?? '';
+      out.push(step.trim() ? prose(step) : EMPTY_MARK);
+    } else if (s.key === 'open_tracks') {
+      const tracks = h.open_tracks ?? [];
+      if (!tracks.length) out.push(EMPTY_MARK);
+      else {
+        out.push('| Track | Readiness | Entry point |', '|---|---|---|');
+        for (const t of tracks) out.push(`| ${cell(t.name ?? '')} | ${cell(t.readiness ?? '')} | ${cell(t.entry_point ?? '')} |`);
+      }
+    } else {
+      out.push(...bullet((h[s.key] as string[] | undefined) ?? []));
+    }
+    out.push('');
+  }
+  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+export interface ParsedNextSession {
+  /** the user fields the file carries, ready for `write` */
+  handoff: Handoff;
+  /** `_last_updated_` as written, if any */
+  lastUpdated: string | null;
+  /** headings that were not recognised (their text was appended to the summary) */
+  unknownSections: string[];
+}
+
+function unquote(v: string): string {
+  const t = v.trim();
+  if (t.startsWith('"') && t.endsWith('"') && t.length >= 2) {
+    try {
+      return JSON.parse(t) as string;
+    } catch {
+      return t.slice(1, -1);
+    }
+  }
+  if (t.startsWith("'") && t.endsWith("'") && t.length >= 2) return t.slice(1, -1).replace(/''/g, "'");
+  return t;
+}
+
+function isEmptyMark(line: string): boolean {
+  const t = line.trim().toLowerCase();
+  return EMPTY_MARKS.some((m) => t === m.toLowerCase() || t === `- ${m.toLowerCase()}` || t === `_${m.toLowerCase()}_`);
+}
+
+function parseList(lines: string[]): string[] {
+  const items: string[] = [];
+  for (const line of lines) {
+    if (isEmptyMark(line)) continue;
+    const m = /^\s?(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
+    if (m) {
+      if (m[1].trim() !== '') items.push(m[1].replace(/\s+$/, ''));
+    } else if (items.length && /^\s{2}/.test(line)) {
+      // a continuation line of the item before (rendered with two spaces of indent)
+      items[items.length - 1] += `\n${line.slice(2).replace(/\s+$/, '')}`;
+    } else if (line.trim() !== '' && !/^\s*<!--.*-->\s*$/.test(line)) {
+      items.push(line.trim());
+    }
+  }
+  return items;
+}
+
+function splitRow(line: string): string[] {
+  const body = line.trim().replace(/^\|/, '').replace(/\|$/, '');
+  const cells: string[] = [];
+  let cur = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\\' && i + 1 < body.length) {
+      cur += body[++i];
+    } else if (c === '|') {
+      cells.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  cells.push(cur);
+  return cells.map((x) => x.trim().replace(/<br>/g, '\n'));
+}
+
+/** Table rows after the header; columns by position: track, readiness, entry point. */
+function parseTracks(lines: string[]): OpenTrack[] {
+  const rows = lines.filter((l) => l.trim().startsWith('|'));
+  const tracks: OpenTrack[] = [];
+  rows.forEach((row, i) => {
+    if (i === 0) return; // header, whatever its language
+    const cells = splitRow(row);
+    if (cells.every((c) => /^:?-{2,}:?$/.test(c) || c === '')) return;
+    const [name = '', readiness = '', entry_point = ''] = cells;
+    if (name === '' && readiness === '' && entry_point === '') return;
+    tracks.push({ name, readiness, entry_point });
+  });
+  // A list instead of a table: "- name (readiness) -> entry" is kept as the name.
+  if (!rows.length) for (const item of parseList(lines)) tracks.push({ name: item, readiness: '', entry_point: '' });
+  return tracks;
+}
+
+function headingKey(title: string): SectionKey | null {
+  const t = title.trim().toLowerCase().replace(/ё/g, 'е').replace(/[’‘]/g, "'");
+  return SECTIONS.find((s) => s.match.test(t))?.key ?? null;
+}
+
+/** Parses a NEXT_SESSION.md (English or Russian headings). */
+export function parseNextSession(text: string): ParsedNextSession {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  let i = 0;
+  const front: Record<string, string> = {};
+  if (lines[0]?.trim() === '---') {
+    for (i = 1; i < lines.length && lines[i].trim() !== '---'; i++) {
+      const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(lines[i]);
+      if (m) front[m[1]] = unquote(m[2]);
+    }
+    i++;
+  }
+  const intro: string[] = [];
+  const sections: { title: string; lines: string[] }[] = [];
+  for (; i < lines.length; i++) {
+    const line = lines[i];
+    const h2 = /^##\s+(.*?)\s*#*\s*$/.exec(line);
+    if (h2) sections.push({ title: h2[1], lines: [] });
+    else if (sections.length) sections[sections.length - 1].lines.push(line);
+    else if (!/^#\s/.test(line)) intro.push(line);
+  }
+
+  const h: Handoff = {};
+  if (front.session_id) h.session_id = front.session_id;
+  if (front.status) h.status = front.status as Handoff['status'];
+  const summary: string[] = [unprose(intro)];
+  const unknownSections: string[] = [];
+  for (const s of sections) {
+    const key = headingKey(s.title);
+    if (key === 'open_tracks') h.open_tracks = parseTracks(s.lines);
+    else if (key === 'next_step') {
+      h.cursor = { next_step: unprose(s.lines.filter((l) => !isEmptyMark(l))) };
+    } else if (key) h[key] = parseList(s.lines);
+    else {
+      unknownSections.push(s.title);
+      summary.push(`## ${s.title}\n${s.lines.join('\n').trim()}`.trim());
+    }
+  }
+  // recent_commits is filled by the tool at write time; the file's list is history, not input.
+  delete h.recent_commits;
+  const text2 = summary.filter(Boolean).join('\n\n');
+  if (text2) h.summary = text2;
+  return { handoff: h, lastUpdated: front._last_updated_ ?? null, unknownSections };
+}
+
+/** Does this text follow the NEXT_SESSION.md convention (rather than being YAML or JSON)? */
+export function looksLikeNextSession(text: string): boolean {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  return lines.some((l) => /^#\s+next session/i.test(l) || (/^##\s+\S/.test(l) && headingKey(l.replace(/^##\s+/, '')) !== null));
+}

@@ -1,0 +1,249 @@
+/**
+ * The phrase classifier: is a user's message the end of the session, a task-zone phrase,
+ * an ambiguous closing phrase, or neither (issue 5; the whitelist and false-positive guards
+ * of the source skill, seeds 001/002). Pure: text and lists in, a class out.
+ *
+ * Phrases match whole words, case- and punctuation-insensitively, anywhere in a longer
+ * message; text in code spans and identifiers (`end_session`, `end-session`) never matches,
+ * nor does a phrase right after a negation ("don't end session yet").
+ */
+export type PhraseClass = 'session-end' | 'task' | 'ambiguous' | 'none';
+
+export interface PhraseLists {
+  /** the session ends: write the handoff now */
+  session_end: string[];
+  /** task-zone phrases: closing or pausing one task, not the session */
+  task: string[];
+  /** a closing phrase that says neither session nor task: ask */
+  ambiguous: string[];
+  /** broad farewells: never a trigger */
+  none: string[];
+  /** words pointing at a task; beside a bare closing phrase they make it a task or a question */
+  task_refs: string[];
+  /** words scoping a bare closing phrase to the session ("for today") */
+  session_scope: string[];
+}
+
+export const PHRASE_KEYS = ['session_end', 'task', 'ambiguous', 'none', 'task_refs', 'session_scope'] as const;
+
+/** Built-in lists; `phrases` in `.harness/session-workflow.yaml` replaces any of them. */
+export const DEFAULT_PHRASES: PhraseLists = {
+  session_end: [
+    // seeds 001/002, verbatim
+    'завершаем сессию',
+    'сворачиваемся',
+    'закругляемся',
+    'wrap up session',
+    'end session',
+    "we're done for now",
+    // the same, in the forms people type
+    'заканчиваем сессию',
+    'закрываем сессию',
+    'завершим сессию',
+    'закончим сессию',
+    'на сегодня всё',
+    'на сегодня хватит',
+    'wrap up the session',
+    'wrap up this session',
+    "let's wrap up the session",
+    'end the session',
+    'end this session',
+    "let's end the session",
+    'close the session',
+    'we are done for now',
+    'were done for now',
+    "that's all for today",
+    "that's it for today",
+    'call it a day',
+    '结束会话',
+    '结束这次会话',
+    '结束本次会话',
+    '今天就到这里',
+    '今天先到这里',
+    '今天到此为止',
+  ],
+  task: [
+    'закрываем эту таску',
+    'закрываем таску',
+    'закрываем задачу',
+    'закрываем эту задачу',
+    'завершаем задачу',
+    'завершаем эту задачу',
+    'сейчас завершу одну задачу',
+    'завершу одну задачу',
+    'приостанови',
+    'приостановим',
+    'пауза',
+    'pause',
+    'close this task',
+    'close the task',
+    'this task is done',
+    '暂停',
+    '关闭这个任务',
+    '结束这个任务',
+  ],
+  ambiguous: [
+    "let's wrap up",
+    'lets wrap up',
+    'let us wrap up',
+    "let's wrap it up",
+    'wrap it up',
+    'time to wrap up',
+    'wrapping up',
+    "let's stop here",
+    "let's call it",
+    "we're done",
+    'we are done',
+    'заканчиваем',
+    'завершаем',
+    'давай закончим',
+    'на этом всё',
+    '收工',
+    '就到这里',
+    '到此为止',
+    '结束吧',
+  ],
+  none: ['отбой', 'разбегаемся', 'bye', 'goodbye', 'see you', '再见', '拜拜'],
+  task_refs: ['this task', 'that task', 'the task', 'эту таску', 'эту задачу', 'эта задача', 'задачу', 'таску', 'задачей', 'таской', '这个任务', '任务'],
+  session_scope: ['today', 'tonight', 'сегодня', '今天', '今晚'],
+};
+
+export interface Classification {
+  class: PhraseClass;
+  /** the phrase that decided, as written in the list; null when nothing matched */
+  matched: string | null;
+}
+
+const NEGATIONS = new Set(["don't", 'dont', 'not', 'never', "let's not", 'не', 'ни', 'никогда']);
+const CJK_NEGATIONS = ['不要', '不', '别', '没', '先别'];
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Lower-cased words joined by one space, padded; code spans dropped; identifiers kept whole. */
+export function normalizeText(text: string): string {
+  const prose = text.replace(/```[\s\S]*?(```|$)/g, ' ').replace(/`[^`\n]*`/g, ' ');
+  const flat = prose
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/ё/g, 'е')
+    .replace(/[’‘ʼ`´]/g, "'");
+  // Letters, digits, marks, and the joiners of identifiers and contractions are word characters.
+  const words = flat
+    .split(/[^\p{L}\p{N}\p{M}_'-]+/u)
+    .map((w) => w.replace(/^['-]+|['-]+$/g, ''))
+    .filter(Boolean);
+  return ` ${words.join(' ')} `;
+}
+
+interface Match {
+  cls: keyof PhraseLists;
+  phrase: string;
+  start: number;
+  end: number;
+}
+
+function negated(text: string, start: number, cjk: boolean): boolean {
+  if (cjk) {
+    const before = text.slice(Math.max(0, start - 2), start);
+    return CJK_NEGATIONS.some((n) => before.endsWith(n));
+  }
+  const words = text.slice(0, start).trim().split(' ');
+  const last = words[words.length - 1] ?? '';
+  const two = words.slice(-2).join(' ');
+  return NEGATIONS.has(last) || NEGATIONS.has(two);
+}
+
+function findAll(text: string, cls: keyof PhraseLists, phrase: string, out: Match[]): void {
+  const norm = normalizeText(phrase).trim();
+  if (!norm) return;
+  const cjk = CJK.test(norm);
+  const needle = cjk ? norm : ` ${norm} `;
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+    const start = cjk ? at : at + 1;
+    const end = start + norm.length;
+    if (!negated(text, start, cjk)) out.push({ cls, phrase, start, end });
+  }
+}
+
+/** Longer matches win where they overlap ("今天就到这里" over "就到这里"). */
+function resolveOverlaps(matches: Match[]): Match[] {
+  const sorted = [...matches].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const kept: Match[] = [];
+  for (const m of sorted) if (!kept.some((k) => m.start < k.end && k.start < m.end)) kept.push(m);
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+const SESSION_WORD = /сесси|session|会话/;
+
+/** Classifies one user message (DESIGN.md `classify`; issue 5 lists the phrases). */
+export function classifyPhrase(message: string, lists: PhraseLists = DEFAULT_PHRASES): Classification {
+  const text = normalizeText(message);
+  const all: Match[] = [];
+  for (const cls of PHRASE_KEYS) for (const p of lists[cls]) findAll(text, cls, p, all);
+  const kept = resolveOverlaps(all);
+  const first = (cls: keyof PhraseLists) => kept.find((m) => m.cls === cls);
+  const end = first('session_end');
+  const task = first('task');
+  const ambiguous = first('ambiguous');
+  const ref = first('task_refs');
+  const scope = first('session_scope');
+
+  if (end) {
+    // A bare closing word ("сворачиваемся") aimed at a task is a question, not a session end.
+    const explicit = kept.find((m) => m.cls === 'session_end' && SESSION_WORD.test(normalizeText(m.phrase)));
+    if (explicit) return { class: 'session-end', matched: explicit.phrase };
+    if ((task || ref) && !scope) return { class: 'ambiguous', matched: end.phrase };
+    return { class: 'session-end', matched: end.phrase };
+  }
+  if (task) return { class: 'task', matched: task.phrase };
+  if (ambiguous) {
+    if (scope) return { class: 'session-end', matched: ambiguous.phrase };
+    if (ref) return { class: 'task', matched: ref.phrase };
+    return { class: 'ambiguous', matched: ambiguous.phrase };
+  }
+  const farewell = first('none');
+  return { class: 'none', matched: farewell ? farewell.phrase : null };
+}
+
+export interface PhrasesPolicyResult {
+  lists: PhraseLists;
+  problems: string[];
+}
+
+const ALIASES: Record<string, keyof PhraseLists> = {
+  session_end: 'session_end',
+  'session-end': 'session_end',
+  sessionEnd: 'session_end',
+  task: 'task',
+  ambiguous: 'ambiguous',
+  none: 'none',
+  task_refs: 'task_refs',
+  'task-refs': 'task_refs',
+  taskRefs: 'task_refs',
+  session_scope: 'session_scope',
+  'session-scope': 'session_scope',
+  sessionScope: 'session_scope',
+};
+
+/**
+ * The lists from the `phrases` key of the policy file: each list given replaces the
+ * built-in one; anything malformed is reported and the built-in list kept.
+ */
+export function phrasesFromPolicy(value: unknown): PhrasesPolicyResult {
+  const lists: PhraseLists = { ...DEFAULT_PHRASES };
+  const problems: string[] = [];
+  if (value === undefined || value === null) return { lists, problems };
+  if (typeof value !== 'object' || Array.isArray(value)) return { lists, problems: ['phrases must be a mapping of lists'] };
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const key = ALIASES[k];
+    if (!key) {
+      problems.push(`phrases.${k} is not a known list (${PHRASE_KEYS.join(', ')})`);
+      continue;
+    }
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) {
+      problems.push(`phrases.${k} must be a list of strings`);
+      continue;
+    }
+    lists[key] = (v as string[]).filter((x) => x.trim() !== '');
+  }
+  return { lists, problems };
+}

@@ -1,0 +1,198 @@
+/**
+ * The relay's files under the common git dir (`<common-dir>/handoff/relay/`), shared by
+ * every worktree of the repository and never pushed: records (one per version), locks
+ * (one relay per version, whatever the number of relay processes), acks and prompts.
+ *
+ * The lock is a file created exclusively, naming its owner (pid, host); a lock whose owner
+ * is gone on this host is taken over. An ack is published with link(2), so exactly one of
+ * "the new session acked" and "the relay gave up waiting" wins.
+ */
+import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Ack, RelayRecord } from '../core/relay.js';
+
+export interface LockOwner {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+export type LockResult = { acquired: true } | { acquired: false; owner: LockOwner | null };
+
+const STEAL_GRACE_MS = 30_000;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readJson<T>(path: string): T | null {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+export class RelayStore {
+  readonly dir: string;
+
+  constructor(commonDir: string) {
+    this.dir = join(commonDir, 'handoff', 'relay');
+  }
+
+  private path(...parts: string[]): string {
+    return join(this.dir, ...parts);
+  }
+
+  private ensure(sub = ''): string {
+    const d = this.path(sub);
+    mkdirSync(d, { recursive: true });
+    return d;
+  }
+
+  /** Writes a file atomically: a temporary file, then rename. */
+  private writeAtomic(path: string, text: string): void {
+    const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  }
+
+  readRecord(version: string): RelayRecord | null {
+    return readJson<RelayRecord>(this.path('records', `${version}.json`));
+  }
+
+  writeRecord(record: RelayRecord): void {
+    this.ensure('records');
+    this.writeAtomic(this.path('records', `${record.version}.json`), `${JSON.stringify(record, null, 2)}\n`);
+  }
+
+  /** Every record (for `relay status`), in no particular order. */
+  listRecords(): RelayRecord[] {
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.path('records')).filter((n) => /^[0-9a-f]{40}\.json$/.test(n));
+    } catch {
+      return [];
+    }
+    return names.map((n) => readJson<RelayRecord>(this.path('records', n))).filter((r): r is RelayRecord => r !== null);
+  }
+
+  /** The record whose version starts with `prefix`. */
+  findRecord(prefix: string): RelayRecord | null {
+    return this.listRecords().find((r) => r.version.startsWith(prefix)) ?? null;
+  }
+
+  /** Takes the lock of one version's relay; takes over a lock whose owner died. */
+  tryLock(version: string): LockResult {
+    this.ensure('locks');
+    const lock = this.path('locks', `${version}.lock`);
+    const me: LockOwner = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+    for (let i = 0; i < 2; i++) {
+      try {
+        const fd = openSync(lock, 'wx');
+        writeSync(fd, JSON.stringify(me));
+        closeSync(fd);
+        return { acquired: true };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      const owner = readJson<LockOwner>(lock);
+      if (!this.stale(lock, owner) || !this.takeOver(lock, owner)) return { acquired: false, owner };
+    }
+    return { acquired: false, owner: readJson<LockOwner>(lock) };
+  }
+
+  private stale(lock: string, owner: LockOwner | null): boolean {
+    if (owner) return owner.host === hostname() && !alive(owner.pid);
+    // unreadable: being written right now, or left half-written by a crash long ago
+    try {
+      return Date.now() - statSync(lock).mtimeMs > STEAL_GRACE_MS;
+    } catch {
+      return true;
+    }
+  }
+
+  /** Removes a dead owner's lock; a second-level lock keeps two takers from both succeeding. */
+  private takeOver(lock: string, owner: LockOwner | null): boolean {
+    const guard = `${lock}.takeover`;
+    try {
+      closeSync(openSync(guard, 'wx'));
+    } catch {
+      try {
+        if (Date.now() - statSync(guard).mtimeMs > STEAL_GRACE_MS) rmSync(guard, { force: true });
+      } catch {
+        /* gone meanwhile */
+      }
+      return false;
+    }
+    try {
+      const now = readJson<LockOwner>(lock);
+      if (JSON.stringify(now) !== JSON.stringify(owner)) return false;
+      rmSync(lock, { force: true });
+      return true;
+    } finally {
+      rmSync(guard, { force: true });
+    }
+  }
+
+  unlock(version: string): void {
+    const lock = this.path('locks', `${version}.lock`);
+    const owner = readJson<LockOwner>(lock);
+    if (owner && owner.pid === process.pid && owner.host === hostname()) rmSync(lock, { force: true });
+  }
+
+  lockOwner(version: string): LockOwner | null {
+    return readJson<LockOwner>(this.path('locks', `${version}.lock`));
+  }
+
+  /** Publishes an ack for a relay id; false when one exists already (the first ack wins). */
+  publishAck(relayId: string, ack: Ack): boolean {
+    this.ensure('acks');
+    const final = this.path('acks', `${relayId}.json`);
+    const tmp = `${final}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(ack)}\n`);
+    try {
+      linkSync(tmp, final);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+
+  readAck(relayId: string): Ack | null {
+    return readJson<Ack>(this.path('acks', `${relayId}.json`));
+  }
+
+  promptPath(relayId: string): string {
+    return this.path('prompts', `${relayId}.md`);
+  }
+
+  writePrompt(relayId: string, text: string): string {
+    this.ensure('prompts');
+    const p = this.promptPath(relayId);
+    this.writeAtomic(p, text);
+    return p;
+  }
+
+  /** Moves an accepted prompt to `archive/` (seed 003: archived, not deleted). */
+  archivePrompt(relayId: string): string {
+    this.ensure('archive');
+    const to = this.path('archive', `${relayId}.md`);
+    try {
+      renameSync(this.promptPath(relayId), to);
+    } catch {
+      /* already moved */
+    }
+    return to;
+  }
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { countCompleted, parseTasks, renderRelayPrompt, PROMPT_MAX_BYTES, type RelayTask } from '../../src/core/relay-prompt.js';
+import { decideRelay, parseRelayId, relayIdFor, relayReasonOf, relayTrailers, settle, tasksDue, type RelayAttempt } from '../../src/core/relay.js';
+
+const STATE = `# Global state
+
+completed_tasks: 2
+
+## Tasks
+- [x] Task-049: scaffold (P0)
+- [ ] Task-051: 实现用户认证模块 (P0)
+  - depends on Task-049
+  - 描述：JWT
+- [ ] Task-052: 编写API文档 (P1)
+- [ ] Task-053: 单元测试 [P0]
+
+### P2
+- [ ] Task-060: polish the README
+
+- id: Task-070
+  title: migrate the config
+  priority: P1
+  status: pending
+  owner: ada
+- id: Task-071
+  title: old thing
+  status: completed
+`;
+
+describe('parseTasks', () => {
+  it('reads checkbox and YAML-like tasks, priorities from the line, a field or the heading', () => {
+    const r = parseTasks(STATE);
+    expect(r.completed).toBe(1);
+    expect(r.remaining).toEqual([
+      { title: 'Task-051: 实现用户认证模块 (P0)', priority: 0, details: ['depends on Task-049', '描述：JWT'] },
+      { title: 'Task-052: 编写API文档 (P1)', priority: 1, details: [] },
+      { title: 'Task-053: 单元测试 [P0]', priority: 0, details: [] },
+      { title: 'Task-060: polish the README', priority: 2, details: [] },
+      { title: 'Task-070: migrate the config', priority: 1, details: ['owner: ada'] },
+    ]);
+  });
+
+  it('counts the lines `status: completed`', () => {
+    expect(countCompleted('status: completed\n  status: completed\nstatus: pending\nstatus:completed\n')).toBe(3);
+  });
+});
+
+const base = {
+  relayId: 'abcdefabcdef-1',
+  version: 'abcdefabcdef'.padEnd(40, '0'),
+  branch: 'main',
+  workTree: '/w',
+  previousSession: 's1',
+  bookmark: 'handoff abcdefabcdef · on main\nnext step: go\n',
+  stateFile: 'STATE.md',
+};
+
+describe('renderRelayPrompt', () => {
+  it('is deterministic and lists the remaining tasks by priority', () => {
+    const tasks = parseTasks(STATE).remaining;
+    const a = renderRelayPrompt({ ...base, tasks });
+    expect(renderRelayPrompt({ ...base, tasks })).toBe(a);
+    const order = ['Task-051', 'Task-053', 'Task-052', 'Task-070', 'Task-060'].map((t) => a.indexOf(t));
+    expect(order).toEqual([...order].sort((x, y) => x - y));
+    expect(a).toContain('### P0\n1. Task-051: 实现用户认证模块 (P0)\n   - depends on Task-049');
+    expect(a).toMatch(/^---\nrelay_id: abcdefabcdef-1\n/);
+    expect(a).toContain('remaining_tasks: 5');
+    expect(a).toContain('git handoff ack --status accepted');
+  });
+
+  it('stays within 10 KB: P2 shrinks to titles first, then fewer tasks with a pointer to the file', () => {
+    const detail = 'x'.repeat(200);
+    const many = (p: number, n: number): RelayTask[] => Array.from({ length: n }, (_, i) => ({ title: `P${p} task ${i}`, priority: p, details: [detail] }));
+    const mid = renderRelayPrompt({ ...base, tasks: [...many(0, 10), ...many(2, 60)] });
+    expect(Buffer.byteLength(mid)).toBeLessThanOrEqual(PROMPT_MAX_BYTES);
+    expect(mid).toContain(`1. P0 task 0\n   - ${detail}`);
+    expect(mid).toContain('P2 task 59');
+    expect(mid).not.toMatch(/P2 task 0\n   - x/);
+    const huge = renderRelayPrompt({ ...base, tasks: many(0, 500).map((t) => ({ ...t, title: `${t.title} ${'y'.repeat(40)}` })) });
+    expect(Buffer.byteLength(huge)).toBeLessThanOrEqual(PROMPT_MAX_BYTES);
+    expect(huge).toMatch(/… \d+ more tasks: see STATE\.md\n$/);
+    const giant = renderRelayPrompt({ ...base, bookmark: 'я'.repeat(20000), tasks: [] });
+    expect(Buffer.byteLength(giant)).toBeLessThanOrEqual(PROMPT_MAX_BYTES);
+    expect(giant).toMatch(/cut at the size limit\)\n$/);
+  });
+});
+
+const attempt = (n: number, status: RelayAttempt['status'], reason: string | null = null): RelayAttempt => ({
+  relay_id: relayIdFor('a'.repeat(40), n),
+  status,
+  reason,
+  session: `handoff-${n}`,
+  prompt: '/p',
+  pid: 1,
+  started_at: 'T',
+  acked_at: null,
+  finished_at: null,
+});
+const rec = (...attempts: RelayAttempt[]) => ({ version: 'a'.repeat(40), branch: 'main', attempts });
+
+describe('relay decisions', () => {
+  it('one relay per version: accepted is final, failed and timeout wait for --retry, waiting is in progress', () => {
+    expect(decideRelay(null, { retry: false })).toEqual({ start: true, attempt: 1 });
+    expect(decideRelay(rec(attempt(1, 'accepted')), { retry: true })).toMatchObject({ start: false, kind: 'relayed' });
+    expect(decideRelay(rec(attempt(1, 'waiting')), { retry: true })).toMatchObject({ start: false, kind: 'waiting' });
+    expect(decideRelay(rec(attempt(1, 'failed', 'bad')), { retry: false })).toMatchObject({ start: false, kind: 'failed', why: expect.stringContaining('failed (bad); run with --retry') });
+    expect(decideRelay(rec(attempt(1, 'timeout', 'timeout')), { retry: false })).toMatchObject({ why: expect.stringContaining('timed out; run with --retry') });
+    expect(decideRelay(rec(attempt(1, 'timeout'), attempt(2, 'interrupted')), { retry: true })).toEqual({ start: true, attempt: 3 });
+  });
+
+  it('settles an attempt from its ack', () => {
+    expect(settle(attempt(1, 'waiting'), null, 'N')).toMatchObject({ status: 'timeout', reason: 'timeout', finished_at: 'N' });
+    expect(settle(attempt(1, 'waiting'), { status: 'accepted', reason: null, at: 'A' }, 'N')).toMatchObject({ status: 'accepted', acked_at: 'A' });
+    expect(settle(attempt(1, 'waiting'), { status: 'failed', reason: 'r', at: 'A' }, 'N')).toMatchObject({ status: 'failed', reason: 'r' });
+  });
+
+  it('relay ids, trailers and the task count', () => {
+    expect(relayIdFor('0123456789abcdef'.padEnd(40, '0'), 3)).toBe('0123456789ab-3');
+    expect(parseRelayId('0123456789ab-3')).toEqual({ prefix: '0123456789ab', attempt: 3 });
+    expect(parseRelayId('nope')).toBeNull();
+    expect(relayTrailers('requested', null)).toEqual({ 'Handoff-Relay': 'requested' });
+    expect(relayReasonOf(relayTrailers('tasks-per-session', 4))).toBe('tasks-per-session');
+    expect(relayReasonOf({})).toBeNull();
+    expect(tasksDue(2, 0, 2)).toBe(true);
+    expect(tasksDue(3, 2, 2)).toBe(false);
+    expect(tasksDue(1, 5, 1)).toBe(true); // the state file was reset
+    expect(tasksDue(9, 0, 0)).toBe(false); // off
+  });
+});
