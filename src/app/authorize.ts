@@ -9,7 +9,7 @@ import { upstreamOf } from '../git/reachability.js';
 import { decideTransition } from '../core/item-states.js';
 import type { WorkItemRef } from '../core/work-item.js';
 import { receiptId, type PullRequestFacts, type Receipt } from '../core/receipt.js';
-import { lastReceipt, openItem, receiptsOf, receiptTime, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
+import { lastReceipt, openItem, refuseSecrets, receiptsOf, receiptTime, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
 import { authorizationOf } from './seed.js';
 import { GhFailed } from '../providers/gh.js';
 import { ProviderFailed, TransitionRefused, UsageError } from '../errors.js';
@@ -60,8 +60,9 @@ export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<
         return { workItem: ref.text, state: ctx.state, receipt: last, unchanged: true, dryRun: req.dryRun, provider: ref.provider, steps };
       }
     }
+    await refuseSecrets(repo, { reason: req.reason, session });
     const pr = await pullRequest(ctx, branch, command);
-    const at = await receiptTime(repo);
+    const at = await receiptTime(ctx);
     const receipt: Receipt = {
       id: receiptId('retry', ref, base.receipts.length, head, at),
       workItem: ref.text,
@@ -84,6 +85,7 @@ export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<
   if (!req.scope || !req.scope.trim()) throw new UsageError('authorize: --scope is required');
   if (req.retries === undefined || !/^\d{1,4}$/.test(req.retries) || Number(req.retries) < 1) throw new UsageError('authorize: --retries must be a whole number of at least 1');
   const retries = Number(req.retries);
+  await refuseSecrets(repo, { scope: req.scope, session });
   const v = decideTransition('authorize', ctx.state, { commit: head });
   if (!v.ok) throw new TransitionRefused(`cannot authorize delivery of ${ref.text}: ${v.reason}`, { state: ctx.state });
   const pr = await pullRequest(ctx, branch, command);
@@ -95,7 +97,7 @@ export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<
     const steps = await comment(prev);
     return { workItem: ref.text, state: ctx.state, receipt: prev, unchanged: true, dryRun: req.dryRun, provider: ref.provider, steps };
   }
-  const at = await receiptTime(repo);
+  const at = await receiptTime(ctx);
   const receipt: Receipt = {
     id: receiptId('authorize', ref, base.receipts.length, head, at),
     workItem: ref.text,

@@ -7,7 +7,7 @@ import type { Repo } from '../git/repo.js';
 import { decideTransition } from '../core/item-states.js';
 import { newItemRecord, type WorkItemRef } from '../core/work-item.js';
 import { receiptId, type Receipt } from '../core/receipt.js';
-import { lastReceipt, openItem, receiptTime, resolveSession, syncProvider, type TransitionResult } from './work-items.js';
+import { lastReceipt, openItem, refuseSecrets, receiptTime, resolveSession, syncProvider, type TransitionResult } from './work-items.js';
 import { GhFailed } from '../providers/gh.js';
 import { ProviderFailed, TransitionRefused, UnbornBranch, UsageError } from '../errors.js';
 
@@ -56,8 +56,9 @@ export async function claimItem(repo: Repo, req: ClaimRequest): Promise<Transiti
     }
   }
   if (!title) throw new UsageError(`claim ${ref.text}: --title is required for a local work item`);
+  await refuseSecrets(repo, { title, acceptance, session });
 
-  const at = await receiptTime(repo);
+  const at = await receiptTime(ctx);
   const base = ctx.record ?? newItemRecord(ref, title, acceptance ?? '');
   const receipt: Receipt = {
     id: receiptId('claim', ref, base.receipts.length, head, at),

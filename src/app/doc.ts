@@ -23,7 +23,7 @@ import {
   type Lang,
 } from '../core/handoff-doc.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
-import { openItem, receiptTime, resolveLang, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
+import { openItem, receiptTime, refuseSecrets, resolveLang, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
 import { buildSeed } from './seed.js';
 import { legacyReceiptIds } from './legacy-receipts.js';
 import { InvalidInput, Refused, TransitionRefused, UsageError, ValidationFailed } from '../errors.js';
@@ -132,6 +132,7 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
 
   // Phase 2: validate; every problem at once.
   const text = readDoc(abs, path);
+  await refuseSecrets(repo, { [path]: text, session });
   const problems: DocProblem[] = validateHandoffDoc(text, await docFacts(ctx, path));
   if (problems.length) throw new ValidationFailed(describeProblems(path, problems), { path, problems });
 
@@ -155,7 +156,7 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
   } else {
     const v = decideTransition('handoff', record.state, { target, receipt: id, commit: head });
     if (!v.ok) throw new TransitionRefused(`cannot hand off ${ref.text}: ${v.reason}`, { state: record.state });
-    const at = await receiptTime(repo);
+    const at = await receiptTime(ctx);
     receipt =
       existing && existing.toStatus === target
         ? existing

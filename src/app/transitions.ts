@@ -5,7 +5,6 @@
  */
 import type { Repo } from '../git/repo.js';
 import { branchContaining, resolveCommit } from '../git/reachability.js';
-import { resolveIdentities } from '../git/identity.js';
 import { decideTransition } from '../core/item-states.js';
 import type { ItemState, WorkItemRef } from '../core/work-item.js';
 import { receiptId, type Receipt } from '../core/receipt.js';
@@ -51,7 +50,7 @@ export async function acceptItem(repo: Repo, req: { ref: WorkItemRef; commit: st
     const reason = ctx.state === 'ready-for-review' && !commit ? `commit ${req.commit} does not exist` : v.reason;
     throw new TransitionRefused(`cannot accept ${req.ref.text}: ${reason}`, { state: ctx.state });
   }
-  const at = await receiptTime(repo);
+  const at = await receiptTime(ctx);
   const receipt: Receipt = {
     id: receiptId('accept', req.ref, ctx.record!.receipts.length, commit, at),
     workItem: req.ref.text,
@@ -77,8 +76,8 @@ export async function reopenItem(repo: Repo, req: { ref: WorkItemRef; dryRun: bo
   if (previous) return resume(ctx, previous, req.dryRun, command);
   const v = decideTransition('reopen', ctx.state, { actor });
   if (!v.ok) throw new TransitionRefused(`cannot reopen ${req.ref.text}: ${v.reason}`, { state: ctx.state });
-  const ids = await resolveIdentities(repo);
-  const at = await receiptTime(repo);
+  const ids = await ctx.items.identities();
+  const at = await receiptTime(ctx);
   const head = await repo.headCommit();
   const receipt: Receipt = {
     id: receiptId('reopen', req.ref, ctx.record!.receipts.length, head, at),

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { ItemStore, type StoredItem } from '../git/item-store.js';
 import { readLocalState } from '../git/local-state.js';
-import { resolveIdentities, isoUtc } from '../git/identity.js';
+import { isoUtc } from '../git/identity.js';
 import { parseWorkItem, type ItemRecord, type ItemState, type WorkItemRef } from '../core/work-item.js';
 import type { Receipt } from '../core/receipt.js';
 import { LANGS, type Lang } from '../core/handoff-doc.js';
@@ -17,7 +17,8 @@ import { localProvider } from '../providers/local.js';
 import { DELIVERY_CONFIG_PATH, GitHubProvider, NO_DELIVERY, parseDeliveryConfig, type DeliveryConfig } from '../providers/github.js';
 import { runGh, GhFailed } from '../providers/gh.js';
 import type { PlannedStep, Provider, StepName } from '../providers/types.js';
-import { InvalidPolicy, ProviderFailed, Refused, UsageError } from '../errors.js';
+import { InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError } from '../errors.js';
+import { compileAllow, mask, scanFields } from '../core/secrets.js';
 
 export interface ItemContext {
   repo: Repo;
@@ -68,6 +69,23 @@ export async function openItem(repo: Repo, ref: WorkItemRef, opts: { write: bool
   return { repo, workTree, ref, items, stored, record: stored.record, state: stored.record?.state ?? 'backlog', policy, delivery, provider };
 }
 
+/**
+ * DESIGN.md "Safety rules on every write": what the user gives (a title, acceptance, scope,
+ * the handoff document) is scanned before anything is written; a hit aborts, masked.
+ */
+export async function refuseSecrets(repo: Repo, given: Record<string, string | null | undefined>): Promise<void> {
+  const allow = compileAllow(await repo.configAll('handoff.secrets.allow'));
+  const hits = scanFields(Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === 'string')), allow);
+  if (!hits.length) return;
+  const h = hits[0];
+  throw new SecretDetected(`secret found in ${h.field} (line ${h.line}): ${h.kind} ${mask(h.value)}; nothing was written`, {
+    field: h.field,
+    line: h.line,
+    kind: h.kind,
+    count: hits.length,
+  });
+}
+
 /** The session: the flag, else HANDOFF_SESSION_ID, else the agent hook's active session. */
 export function resolveSession(repo: Repo, flag: string | undefined): string | null {
   if (flag) return flag;
@@ -90,9 +108,9 @@ export async function resolveLang(repo: Repo, flag: string | undefined): Promise
   return v as Lang;
 }
 
-/** The time a receipt records: the committer time of the notes commit (honours GIT_COMMITTER_DATE). */
-export async function receiptTime(repo: Repo): Promise<string> {
-  return isoUtc((await resolveIdentities(repo)).committer.timestamp);
+/** The time a receipt records: the committer time of its notes commit (honours GIT_COMMITTER_DATE). */
+export async function receiptTime(ctx: ItemContext): Promise<string> {
+  return isoUtc((await ctx.items.identities()).committer.timestamp);
 }
 
 /** The item's receipts, newest first. */

@@ -11,6 +11,7 @@ import { EMPTY_TREE_OID } from './objects.js';
 import { itemPath, parseItem, serializeItem, type ItemRecord, type WorkItemRef } from '../core/work-item.js';
 import { parseReceipt, serializeReceipt, type Receipt } from '../core/receipt.js';
 import { TransitionRefused } from '../errors.js';
+import { resolveIdentities, type Identities } from './identity.js';
 
 export const APPROVED_POLICY_PATH = 'policy/approved';
 
@@ -35,9 +36,16 @@ export interface ItemChange {
 export class ItemStore {
   readonly store: HandoffStore;
   private rootTree: Promise<string> | null = null;
+  private ids: Promise<Identities> | null = null;
 
   constructor(readonly repo: Repo) {
     this.store = new HandoffStore(repo);
+  }
+
+  /** Who and when: resolved once, so a receipt's `at` is exactly its notes commit's time. */
+  identities(): Promise<Identities> {
+    this.ids ??= resolveIdentities(this.repo);
+    return this.ids;
   }
 
   private root(): Promise<string> {
@@ -117,7 +125,7 @@ export class ItemStore {
         if (policyBlob) tree = await writePath(objects, tree, APPROVED_POLICY_PATH, policyBlob);
         return tree;
       },
-      { subject: change.subject, trailers: change.trailers },
+      { subject: change.subject, trailers: change.trailers, identities: await this.identities() },
     );
     this.rootTree = null;
     return id;

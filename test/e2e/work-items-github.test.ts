@@ -201,6 +201,15 @@ describe('a github: work item through a fake gh', () => {
     expect(r.code).toBe(4);
     expect(r.json.error.message).toContain("is not an item of project 3; add it with 'gh project item-add 3 --owner acme");
 
+    // Without a project in .harness/worktree-delivery.json only the comment is written.
+    const bare = TestRepo.init();
+    bare.commit('init');
+    notOnBoard.resetCalls();
+    const commentOnly = handoff(bare, ['claim', '--work-item', W, '--json'], { env: notOnBoard.env() });
+    expect(commentOnly.code, commentOnly.stderr).toBe(0);
+    expect(commentOnly.json.provider.steps.map((x: any) => x.step)).toEqual(['comment']);
+    expect(notOnBoard.calls().map((c) => c.slice(0, 2).join(' '))).toEqual(['issue view', 'issue view', 'issue comment']);
+
     const noGh = handoff(other, ['claim', '--work-item', W, '--json'], { env: { PATH: cliPath() } });
     expect(noGh.code).toBe(4);
     expect(noGh.json.error.message).toContain('gh is not installed or not on PATH');

@@ -44,6 +44,7 @@ describe('a local: work item, end to end', () => {
     expect(c.json.receipt).toMatchObject({ kind: 'claim', session: 's1', commit: head, fromStatus: 'backlog', toStatus: 'in-progress' });
     const claimId = c.json.receipt.id;
     expect(storedReceipt(repo, claimId)).toEqual(c.json.receipt);
+    expect(Date.parse(c.json.receipt.at) / 1000).toBe(Number(repo.git('log', '-1', '--format=%ct', 'refs/notes/handoff').trim()));
     expect(storedItem(repo, 'items/local/7.json')).toMatchObject({ workItem: W, state: 'in-progress', title: 'Parse the config', acceptance: '- tests pass', receipts: [claimId] });
 
     // The same claim again changes nothing; another session's claim is refused.
@@ -166,6 +167,12 @@ describe('a local: work item, end to end', () => {
     expect(handoff(repo, ['show', '--version', '~1']).code).toBe(1);
     expect(repo.nativeNote()).toContain('summary: parser done');
     expect(storedItem(repo, 'items/local/7.json').state).toBe('backlog');
+    // A native `git notes` write keeps our bookkeeping entries.
+    repo.commit('feat: next');
+    repo.git('notes', '--ref=handoff', 'add', '-m', 'summary: by hand', 'HEAD');
+    expect(repo.git('ls-tree', '--name-only', 'refs/notes/handoff', 'receipts/').trim().split('\n')).toHaveLength(4);
+    expect(handoff(repo, ['status', '--work-item', W, '--json']).json.item.state).toBe('backlog');
+    expect(handoff(repo, ['log', '--all', '--json']).json.versions).toHaveLength(2);
     repo.fsck();
   });
 
@@ -192,6 +199,10 @@ describe('a local: work item, end to end', () => {
       expect(r.stderr, name).toContain(message);
       expect(readDoc(repo), name).toBe(text);
     }
+    repo.write(DOC, good.replace('no force push', 'aws key AKIAQ3EGUKJ7ZXW4PL2M'));
+    const secret = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
+    expect(secret.json.error).toMatchObject({ code: 'SecretDetected', data: { field: DOC } });
+    expect(secret.stderr).not.toContain('AKIAQ3EGUKJ7ZXW4PL2M');
     expect(repo.notesRef()).toBe(tip);
 
     // `origin/main` is not a path; a legacy JSON receipt in .harness/ counts as a receipt.
@@ -393,6 +404,32 @@ describe('a local: work item, end to end', () => {
     expect(backlog.json.error.message).toContain('claim it first');
     expect(existsSync(join(repo.dir, DOC))).toBe(false);
     expect(handoff(repo, ['status', '--work-item', W, '--json']).json.item).toMatchObject({ state: 'backlog', title: null, valid: false });
+    // Every transition out of an unclaimed item but claim is refused.
+    for (const args of [
+      ['accept', '--work-item', W, '--commit', 'HEAD'],
+      ['authorize', '--work-item', W, '--scope', 'x', '--retries', '1'],
+      ['authorize', '--work-item', W, '--use-retry'],
+      ['reopen', '--work-item', W],
+    ]) {
+      const r = handoff(repo, [...args, '--json']);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.json.error.code, args.join(' ')).toBe('TransitionRefused');
+    }
+    // And on a claimed one: accept before review, a retry with no authorization.
+    claimed(repo);
+    expect(handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--json']).json.error.message).toContain('accept only moves ready-for-review -> done');
+    expect(handoff(repo, ['authorize', '--work-item', W, '--use-retry', '--json']).json.error.message).toContain('no delivery authorization');
+    expect(repo.notesRef()).toBe(repo.git('rev-parse', 'refs/notes/handoff').trim());
+    expect(handoff(repo, ['status', '--json']).json.items).toHaveLength(1);
+    // Secrets in what the user gives are refused, masked, before anything is written.
+    const tip = repo.notesRef();
+    const token = 'ghp_1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvWxYz';
+    const leak = handoff(repo, ['claim', '--work-item', 'local:#8', '--title', `use ${token}`, '--json']);
+    expect(leak.code).toBe(1);
+    expect(leak.json.error).toMatchObject({ code: 'SecretDetected', data: { field: 'title' } });
+    expect(leak.stderr).not.toContain(token);
+    expect(handoff(repo, ['authorize', '--work-item', W, '--scope', `push with ${token}`, '--retries', '1']).code).toBe(1);
+    expect(repo.notesRef()).toBe(tip);
     const unborn = TestRepo.init();
     expect(handoff(unborn, ['claim', '--work-item', W, '--title', 'x', '--json']).json.error.code).toBe('UnbornBranch');
   });
