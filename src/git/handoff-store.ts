@@ -104,6 +104,28 @@ export class HandoffStore {
     }
   }
 
+  /**
+   * The latest version of `branch` (else the newest overall) without parsing YAML: our
+   * commits name their target and branch in trailers; a native note's branch is read from
+   * its `branch:` line. Its note is not validated: what hooks need is where it sits. Used
+   * on the post-commit path, where js-yaml would cost more than the whole hook.
+   */
+  async latestInfo(branch: string | null): Promise<VersionInfo | null> {
+    let newest: VersionInfo | null = null;
+    for await (const v of this.versions()) {
+      newest ??= v;
+      let b = v.branch;
+      if (b === undefined) {
+        const note = await findNote(this.repo.objects, v.commit.tree, v.target);
+        const blob = note && (await this.repo.objects.read(note.blob));
+        const m = blob && /^branch:[ \t]*(.*?)[ \t]*$/m.exec(blob.data.toString('utf8'));
+        b = m && m[1] !== 'null' && m[1] !== '~' && m[1] !== '' ? m[1].replace(/^(["'])(.*)\1$/, '$2') : null;
+      }
+      if (b === branch) return v;
+    }
+    return newest;
+  }
+
   /** Reads a version's note; an unreadable note is reported, never thrown. */
   async read(v: VersionInfo): Promise<ReadVersion> {
     const bad = (problem: string, text: string | null = null): ReadVersion => ({ ...v, valid: false, problems: [problem], handoff: {}, text });

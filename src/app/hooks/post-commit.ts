@@ -1,0 +1,89 @@
+/**
+ * post-commit: the substantive-commit rule (DESIGN.md "Git hooks"). A substantive commit
+ * prints exactly one line on stderr naming `git handoff write`; any other prints nothing.
+ * Lean by design, it runs on every commit: no YAML, no git process for fresh objects.
+ */
+import { Repo } from '../../git/repo.js';
+import { HandoffStore } from '../../git/handoff-store.js';
+import { parseCommit, type Commit } from '../../git/objects.js';
+import { countChangedFiles } from '../../git/tree-diff.js';
+import { lastHeadReflog, madeBySequencer, operationInProgress } from '../../git/in-progress.js';
+import { readLocalState } from '../../git/local-state.js';
+import { FILES_THRESHOLD, isExcludedSubject, isSubstantive, subjectLine, type Verdict } from '../../core/substantive.js';
+import { SESSION_STATE, type SessionState } from '../../core/session.js';
+import type { HookContext } from './types.js';
+
+/** How far back the first-commit rule looks for the boundary before going by dates. */
+const WALK_LIMIT = 200;
+
+const REASONS: Record<string, string> = {
+  'first-commit': 'the first commit since the last handoff',
+  'body-length': 'its message body is over 200 characters',
+  'files-changed': 'it changes more than 3 files',
+};
+
+export async function run(ctx: HookContext): Promise<number> {
+  const repo = await Repo.discover(ctx.cwd);
+  try {
+    const verdict = await verdictForHead(repo);
+    if (verdict?.substantive) {
+      ctx.io.err(`git-handoff: substantive commit (${REASONS[verdict.rule]}); when this piece of work stops, record where it stands with 'git handoff write'`);
+    }
+    return 0;
+  } finally {
+    repo.close();
+  }
+}
+
+async function readCommit(repo: Repo, id: string): Promise<Commit | null> {
+  const obj = await repo.objects.read(id);
+  return obj && obj.type === 'commit' ? parseCommit(obj.data) : null;
+}
+
+/** The rule's verdict for HEAD, or null when the hook stays quiet (a rebase, merge, ... in progress). */
+export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
+  if (operationInProgress(repo.gitDir)) return null;
+  const head = await repo.headCommit();
+  if (!head) return null;
+  const reflog = lastHeadReflog(repo.gitDir);
+  if (madeBySequencer(reflog, head)) return null;
+  const commit = await readCommit(repo, head);
+  if (!commit || commit.parents.length > 1) return null;
+  if (isExcludedSubject(subjectLine(commit.message))) return { substantive: false, rule: 'excluded' };
+  const bodyOnly = isSubstantive({ message: commit.message, filesChanged: 0 }, { firstSinceVersion: false });
+  if (bodyOnly.substantive) return bodyOnly;
+  const amendedFrom = reflog && reflog.new === head && reflog.message.startsWith('commit (amend)') ? reflog.old : null;
+  const first = await firstSinceBoundary(repo, commit, amendedFrom);
+  if (first) return isSubstantive({ message: commit.message, filesChanged: 0 }, { firstSinceVersion: true });
+  const parentTree = commit.parents.length ? (await readCommit(repo, commit.parents[0]))?.tree ?? null : null;
+  const files = await countChangedFiles(repo.objects, parentTree, commit.tree, FILES_THRESHOLD);
+  return isSubstantive({ message: commit.message, filesChanged: files }, { firstSinceVersion: false });
+}
+
+/**
+ * Is HEAD the first commit with a non-excluded subject since the latest version (or the start
+ * of the current agent session)? Walks HEAD's first parents to whichever boundary comes first;
+ * when neither is on this line, only commits made after the boundary's time count.
+ */
+async function firstSinceBoundary(repo: Repo, commit: Commit, amendedFrom: string | null): Promise<boolean> {
+  const session = readLocalState<SessionState>(repo.gitDir, SESSION_STATE);
+  const live = session && !session.ended_at && session.started_head ? session : null;
+  const version = await new HandoffStore(repo).latestInfo(repo.headBranch());
+  if (!version && !live) return false;
+  const stops = new Set<string>();
+  if (version) stops.add(version.target);
+  if (live) stops.add(live.started_head!);
+  // Amending the commit a handoff sits on rewrites that commit; it is not a commit after it.
+  if (amendedFrom && stops.has(amendedFrom)) return false;
+  const since = Math.max(version?.timestamp ?? 0, live ? Date.parse(live.started_at) / 1000 || 0 : 0);
+  const seen: { subject: string; time: number }[] = [];
+  let id = commit.parents[0];
+  while (id && seen.length < WALK_LIMIT) {
+    if (stops.has(id)) return !seen.some((c) => !isExcludedSubject(c.subject));
+    const c = await readCommit(repo, id);
+    if (!c) break;
+    seen.push({ subject: subjectLine(c.message), time: c.committer.timestamp });
+    id = c.parents[0];
+  }
+  return !seen.some((c) => c.time >= since && !isExcludedSubject(c.subject));
+}

@@ -1,0 +1,49 @@
+/**
+ * post-rewrite: each handoff stays attached to the rewritten commit as ONE valid handoff, the
+ * newest of those the old commits carried (DESIGN.md "Git hooks"). Git already copies notes
+ * when `notes.rewriteRef` covers refs/notes/handoff (init sets it, with
+ * `notes.rewriteMode=overwrite`); this hook checks the result and writes a version only where
+ * git did not (no rewriteRef, a concatenating rewriteMode, a squash whose newest handoff was
+ * not the last one picked). Never quiet: it runs while a rebase is still in progress.
+ */
+import { Repo } from '../../git/repo.js';
+import { HandoffStore } from '../../git/handoff-store.js';
+import { findNote, setNote } from '../../git/notes-tree.js';
+import { newestNote, parseRewriteList, type NoteText } from '../../core/rewrite.js';
+import type { HookContext } from './types.js';
+
+export async function run(ctx: HookContext): Promise<number> {
+  const groups = parseRewriteList(await ctx.stdin());
+  if (!groups.size) return 0;
+  const repo = await Repo.discover(ctx.cwd);
+  try {
+    const store = new HandoffStore(repo);
+    const tip = await store.tip();
+    if (!tip) return 0;
+    const root = (await store.readCommit(tip)).tree;
+    const read = async (target: string): Promise<NoteText | null> => {
+      const note = await findNote(repo.objects, root, target);
+      const blob = note && (await repo.objects.read(note.blob));
+      return blob ? { blob: note!.blob, text: blob.data.toString('utf8') } : null;
+    };
+    for (const [target, olds] of groups) {
+      const carried: NoteText[] = [];
+      for (const old of olds) {
+        const n = await read(old);
+        if (n) carried.push(n);
+      }
+      const want = newestNote(carried);
+      if (!want) continue;
+      const have = await read(target);
+      if (have?.blob === want.blob) continue;
+      const branch = /^branch:[ \t]*"?([^"\n]*?)"?[ \t]*$/m.exec(want.text)?.[1];
+      await store.commit('version', (tree) => setNote(repo.objects, tree, target, want.blob), {
+        subject: `handoff ${target.slice(0, 7)}: carried over from ${olds.map((o) => o.slice(0, 7)).join(', ')} (${ctx.args[0] ?? 'rewrite'})`,
+        trailers: { 'Handoff-Target': target, ...(branch && branch !== 'null' ? { 'Handoff-Branch': branch } : {}) },
+      });
+    }
+    return 0;
+  } finally {
+    repo.close();
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * prepare-commit-msg: the fidelity sweep before a commit (DESIGN.md "The fidelity sweep").
+ * Prints the plan in a few lines when a topic is due; stops the commit only when
+ * `handoff.sweep.strict` is true (exit 1, naming each topic to consolidate). Quiet during a
+ * rebase, merge, cherry-pick, revert or bisect.
+ */
+import { Repo } from '../../git/repo.js';
+import { isSequencerCommand, operationInProgress, parentGitCommand } from '../../git/in-progress.js';
+import { sweep } from '../sweep.js';
+import type { HookContext } from './types.js';
+
+export async function run(ctx: HookContext): Promise<number> {
+  const source = ctx.args[1];
+  if (source === 'merge' || source === 'squash') return 0;
+  const repo = await Repo.discover(ctx.cwd);
+  try {
+    if (operationInProgress(repo.gitDir) || isSequencerCommand(parentGitCommand())) return 0;
+    const strict = await repo.configBool('handoff.sweep.strict');
+    const r = await sweep(repo);
+    const due = r.topics.filter((t) => t.action === 'consolidate');
+    if (due.length && strict) {
+      ctx.io.err(`git-handoff: commit stopped by the fidelity sweep (handoff.sweep.strict): consolidate ${due.map((t) => `${t.path} (${t.topic})`).join(', ')}; then 'git handoff write --produced <document>'`);
+      return 1;
+    }
+    if (due.length) {
+      ctx.io.err(`git-handoff: fidelity sweep: ${due.length} ${due.length === 1 ? 'topic' : 'topics'} to consolidate before the next handoff:`);
+      for (const t of due.slice(0, 5)) ctx.io.err(`  ${t.path} (${t.topic}): ${t.reason}`);
+      if (due.length > 5) ctx.io.err(`  ... and ${due.length - 5} more ('git handoff sweep')`);
+    }
+    if (r.hint) ctx.io.err(`git-handoff: hint: ${r.hint}`);
+    return 0;
+  } finally {
+    repo.close();
+  }
+}

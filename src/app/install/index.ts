@@ -1,0 +1,188 @@
+/**
+ * The install engine: asks every wanted installer for its plan, applies it and records what
+ * it changed; `uninstall` turns the record back into steps. See ./types.ts for the contract
+ * an installer follows.
+ */
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Repo } from '../../git/repo.js';
+import {
+  configLocal,
+  effectiveHooksDir,
+  fileState,
+  localConfigPath,
+  readInstallRecord,
+  recordPath,
+  removeEmptySection,
+  removeFile,
+  removeInstallRecord,
+  resolveRecordPath,
+  sha1,
+  writeFileAtomic,
+  writeInstallRecord,
+  writeLink,
+} from '../../git/install-files.js';
+import { gitHooksInstaller } from './git-hooks.js';
+import { notesConfigInstaller } from './notes-config.js';
+import type { FileBefore, InstallOptions, InstallRecord, Installer, PlanContext, PlannedStep, RecordedFile, Step } from './types.js';
+
+export type { Installer, InstallOptions, PlannedStep, Step } from './types.js';
+
+/** Every installer, in the order they plan and apply. Add one line per installer. */
+export const INSTALLERS: Installer[] = [gitHooksInstaller, notesConfigInstaller];
+
+/** The installed package's root (where githooks/ and templates/ are), found from this module. */
+export function packageRoot(): string {
+  // The CLI ships as CommonJS bundles, where `__dirname` exists; `import.meta` does not.
+  let dir = typeof __dirname === 'string' ? __dirname : dirname(realpathSync(process.argv[1] ?? '.'));
+  for (let i = 0; i < 6; i++) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if (JSON.parse(readFileSync(pkg, 'utf8')).name === 'git-handoff') return dir;
+      } catch {}
+    }
+    dir = dirname(dir);
+  }
+  throw new Error('cannot find the git-handoff package folder (githooks/ is missing)');
+}
+
+function planContext(repo: Repo, options: InstallOptions, overlay: Map<string, Buffer | null>): PlanContext {
+  let hooks: Promise<string> | null = null;
+  return {
+    repo,
+    options,
+    read: (path) => (overlay.has(path) ? overlay.get(path)! : fileState(path).data),
+    mode: (path) => fileState(path).mode,
+    configAll: (key) => repo.configAll(key),
+    hooksDir: () => (hooks ??= effectiveHooksDir(repo)),
+    packageRoot: packageRoot(),
+  };
+}
+
+/** The steps `init` would take; empty when everything is already in place. */
+export async function planInstall(repo: Repo, options: InstallOptions): Promise<PlannedStep[]> {
+  const overlay = new Map<string, Buffer | null>();
+  const ctx = planContext(repo, options, overlay);
+  const out: PlannedStep[] = [];
+  for (const inst of INSTALLERS) {
+    if (inst.wanted && !inst.wanted(options)) continue;
+    for (const step of await inst.plan(ctx)) {
+      if (step.kind === 'file') overlay.set(step.path, step.content);
+      out.push({ ...step, installer: inst.id });
+    }
+  }
+  return out;
+}
+
+function emptyRecord(): InstallRecord {
+  return { version: 1, files: [], config: [] };
+}
+
+function beforeOf(path: string): FileBefore {
+  const s = fileState(path);
+  if (s.link !== null) return { link: s.link };
+  if (s.data === null) return null;
+  return { data: s.data.toString('base64'), mode: s.mode ?? 0o644 };
+}
+
+/** Applies `init`'s plan and records it, keeping what an earlier init recorded as "before". */
+export async function applyInstall(repo: Repo, steps: PlannedStep[]): Promise<void> {
+  if (!steps.some((s) => s.kind !== 'notice')) return;
+  const record = readInstallRecord<InstallRecord>(repo) ?? emptyRecord();
+  const touched = new Map<string, RecordedFile>();
+  const remember = (installer: string, abs: string, recipe?: unknown) => {
+    const where = recordPath(repo, abs);
+    let entry = record.files.find((f) => f.base === where.base && f.path === where.path);
+    if (!entry) {
+      entry = { installer, ...where, before: beforeOf(abs), after: null };
+      record.files.push(entry);
+    }
+    if (recipe !== undefined) entry.recipe = recipe;
+    touched.set(abs, entry);
+  };
+  for (const s of steps) {
+    if (s.kind === 'file') {
+      remember(s.installer, s.path, s.recipe);
+      if (s.content === null) removeFile(s.path);
+      else writeFileAtomic(s.path, s.content, s.mode ?? fileState(s.path).mode ?? 0o644);
+    } else if (s.kind === 'config') {
+      remember('config', localConfigPath(repo));
+      await configLocal(repo, s.action, s.key, s.value);
+      if (s.action !== 'unset' && !record.config.some((c) => c.key === s.key && c.value === s.value)) {
+        record.config.push({ installer: s.installer, key: s.key, value: s.value });
+      }
+    }
+  }
+  for (const [abs, entry] of touched) entry.after = sha1(fileState(abs).data);
+  writeInstallRecord(repo, record);
+}
+
+/** A path as the user sees it: relative to the work tree top when inside it. */
+function shownPath(repo: Repo, abs: string): string {
+  const top = repo.workTree;
+  return top && abs.startsWith(`${top}/`) ? abs.slice(top.length + 1) : abs;
+}
+
+function restoreStep(installer: string, abs: string, before: FileBefore, summary: string): Step {
+  if (before === null) return { kind: 'file', path: abs, content: null, summary };
+  if ('link' in before) return { kind: 'file', path: abs, content: null, link: before.link, summary };
+  return { kind: 'file', path: abs, content: Buffer.from(before.data, 'base64'), mode: before.mode, summary };
+}
+
+/** The steps `uninstall` would take, from the record (or, without one, from what is clearly ours). */
+export async function planUninstall(repo: Repo): Promise<{ steps: PlannedStep[]; recorded: boolean }> {
+  const record = readInstallRecord<InstallRecord>(repo);
+  const steps: PlannedStep[] = [];
+  if (!record) {
+    const ctx = planContext(repo, {}, new Map());
+    for (const inst of INSTALLERS) {
+      for (const s of (await inst.orphans?.(ctx)) ?? []) steps.push({ ...s, installer: inst.id });
+    }
+    steps.push({ kind: 'notice', installer: 'config', summary: 'no install record: config values were left as they are' });
+    return { steps, recorded: false };
+  }
+  const byId = new Map(INSTALLERS.map((i) => [i.id, i]));
+  let configRestored = false;
+  for (const f of [...record.files].reverse()) {
+    const abs = resolveRecordPath(repo, f);
+    const current = fileState(abs).data;
+    const shown = shownPath(repo, abs);
+    if (sha1(current) === f.after) {
+      if (f.installer === 'config') configRestored = true;
+      const what = f.before === null ? `remove ${shown}` : `restore ${shown} as it was before init`;
+      steps.push({ ...restoreStep(f.installer, abs, f.before, what), installer: f.installer });
+      continue;
+    }
+    if (f.installer === 'config') continue; // changed since init: unset our values one by one below
+    const inst = byId.get(f.installer);
+    const undo = inst?.undo ? inst.undo(f, current) : 'keep';
+    if (undo === 'keep') {
+      steps.push({ kind: 'notice', installer: f.installer, summary: `left ${shown} as it is: it changed after init and holds nothing of ours to take out` });
+    } else {
+      steps.push({ kind: 'file', installer: f.installer, path: abs, content: undo, summary: `${undo === null ? 'remove' : 'take our part out of'} ${shown} (it changed after init)` });
+    }
+  }
+  if (!configRestored) {
+    for (const c of [...record.config].reverse()) {
+      steps.push({ kind: 'config', installer: c.installer, key: c.key, value: c.value, action: 'unset', summary: `unset ${c.key}=${c.value}` });
+    }
+  }
+  return { steps, recorded: true };
+}
+
+export async function applyUninstall(repo: Repo, steps: PlannedStep[]): Promise<void> {
+  const sections = new Set<string>();
+  for (const s of steps) {
+    if (s.kind === 'file') {
+      if (s.link !== undefined) writeLink(s.path, s.link);
+      else if (s.content === null) removeFile(s.path);
+      else writeFileAtomic(s.path, s.content, s.mode ?? fileState(s.path).mode ?? 0o644);
+    } else if (s.kind === 'config') {
+      await configLocal(repo, s.action, s.key, s.value);
+      sections.add(s.key.slice(0, s.key.lastIndexOf('.')));
+    }
+  }
+  for (const section of sections) await removeEmptySection(repo, section);
+  removeInstallRecord(repo);
+}

@@ -1,0 +1,34 @@
+import type { CommandModule } from './types.js';
+import { JSON_OPTION } from './types.js';
+import { Repo } from '../git/repo.js';
+import { sweep } from '../app/sweep.js';
+import { Refused } from '../errors.js';
+
+export const command: CommandModule = {
+  spec: {
+    name: 'sweep',
+    summary: 'the fidelity sweep: which cadence/streaming/ topics to consolidate before the next handoff',
+    description:
+      "Reads the status: active files in cadence/streaming/. High fidelity, an explicitly closed topic (closing: true) or the current continuation (cadence/_ACTIVE.md, the latest handoff's continuation_refs) is consolidated even with one entry; any other topic is skipped with fewer than 2 entries or a newest entry under 10 minutes old. Record what you produced with 'git handoff write --produced <path>'.",
+    options: { json: JSON_OPTION },
+  },
+
+  async run(_args, ctx) {
+    const repo = await Repo.discover(ctx.cwd);
+    try {
+      if (repo.isBare) throw new Refused('sweep needs a work tree; this is a bare repository');
+      const r = await sweep(repo);
+      if (ctx.json) return void ctx.io.json({ ok: true, topics: r.topics, hint: r.hint });
+      const p = ctx.io.paint;
+      if (!r.topics.length) ctx.io.out('no active topics in cadence/streaming/\n');
+      for (const t of r.topics) {
+        const mark = t.action === 'consolidate' ? p.warn('consolidate') : p.dim('skip       ');
+        ctx.io.out(`${mark} ${t.path} (${t.topic}; ${t.fidelity}; ${t.entries} ${t.entries === 1 ? 'entry' : 'entries'}): ${t.reason}\n`);
+      }
+      if (r.topics.some((t) => t.action === 'consolidate')) ctx.io.out("then: git handoff write --produced <document> (once per document)\n");
+      if (r.hint) ctx.io.out(`hint: ${r.hint}\n`);
+    } finally {
+      repo.close();
+    }
+  },
+};

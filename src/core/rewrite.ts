@@ -1,0 +1,47 @@
+/**
+ * Pure decisions for post-rewrite (DESIGN.md "Git hooks"): git's list of rewritten commits
+ * and which handoff a rewritten commit keeps when several old ones carried one.
+ */
+
+/** `old new [extra]` lines -> new commit -> its old commits, in git's order. */
+export function parseRewriteList(input: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const line of input.split('\n')) {
+    const [old, neu] = line.trim().split(/\s+/);
+    if (!/^[0-9a-f]{40}$/.test(old ?? '') || !/^[0-9a-f]{40}$/.test(neu ?? '')) continue;
+    const list = out.get(neu) ?? [];
+    if (!list.includes(old)) list.push(old);
+    out.set(neu, list);
+  }
+  return out;
+}
+
+export interface NoteText {
+  blob: string;
+  text: string;
+}
+
+/** The top-level `date:` of a stored handoff (canonical YAML), as epoch ms, or null. */
+export function noteDate(text: string): number | null {
+  const m = /^date:[ \t]*["']?([0-9T:.+\-Z ]+?)["']?[ \t]*$/m.exec(text);
+  if (!m) return null;
+  const t = Date.parse(m[1]);
+  return Number.isNaN(t) ? null : t;
+}
+
+/**
+ * The handoff a rewritten commit keeps: the newest by its `date`; on a tie, or without
+ * dates, the one git listed last (what `notes.rewriteMode=overwrite` keeps).
+ */
+export function newestNote(notes: NoteText[]): NoteText | null {
+  let best: NoteText | null = null;
+  let bestDate = -Infinity;
+  for (const n of notes) {
+    const d = noteDate(n.text) ?? -Infinity;
+    if (best === null || d >= bestDate) {
+      best = n;
+      bestDate = Math.max(d, bestDate);
+    }
+  }
+  return best;
+}

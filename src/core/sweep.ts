@@ -1,0 +1,170 @@
+/**
+ * The fidelity sweep's plan (DESIGN.md "The fidelity sweep", seeds/004 Step 1). Pure: topic
+ * files' text and times in, the plan out.
+ *
+ * Files `cadence/streaming/*.md` carry YAML front matter (`topic`, `status`, `fidelity`,
+ * `closing`); each `## ` heading outside code fences is one entry, dated by an ISO-8601 time
+ * at its start (no zone: UTC), else by the file's last commit time, else its mtime. Only
+ * `status: active` files take part. High fidelity, an explicit close, or the current
+ * continuation: consolidate even with one entry. Any other topic is skipped with fewer than
+ * 2 entries or a newest entry under 10 minutes old, and consolidated otherwise.
+ */
+
+/** seeds/004: "entry <2 条" */
+export const MIN_ENTRIES = 2;
+/** seeds/004: "距今 <10 分钟" */
+export const MIN_AGE_MS = 10 * 60 * 1000;
+
+export type Fidelity = 'Light' | 'Standard' | 'High';
+
+export interface FrontMatter {
+  [key: string]: string | boolean | null;
+}
+
+/**
+ * The front matter's top-level scalars (`key: value`), enough for the sweep's four keys and
+ * cheap enough for a commit hook; nested values are ignored. null when there is none.
+ */
+export function parseFrontMatter(text: string): { data: FrontMatter; body: string } | null {
+  const src = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+  if (!/^---[ \t]*\n/.test(src)) return null;
+  const end = /\n(---|\.\.\.)[ \t]*(\n|$)/.exec(src.slice(3));
+  if (!end) return null;
+  const head = src.slice(src.indexOf('\n') + 1, 3 + end.index + 1);
+  const body = src.slice(3 + end.index + end[0].length);
+  const data: FrontMatter = {};
+  for (const line of head.split('\n')) {
+    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$/.exec(line);
+    if (!m) continue;
+    data[m[1]] = scalar(m[2]);
+  }
+  return { data, body };
+}
+
+function scalar(raw: string): string | boolean | null {
+  let v = raw;
+  if (!/^["']/.test(v)) v = v.replace(/[ \t]+#.*$/, '');
+  if (v === '' || v === '~' || v === 'null') return null;
+  if (/^(true|yes|on)$/i.test(v)) return true;
+  if (/^(false|no|off)$/i.test(v)) return false;
+  const q = /^"((?:[^"\\]|\\.)*)"$/.exec(v);
+  if (q) return q[1].replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t' })[c] ?? c);
+  const s = /^'((?:[^']|'')*)'$/.exec(v);
+  if (s) return s[1].replace(/''/g, "'");
+  return v;
+}
+
+const ISO_START = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?(?=$|[\s,;:)\]—–-])/;
+
+/** The time an entry heading starts with (ISO-8601; no zone means UTC), as epoch ms, or null. */
+export function headingTime(heading: string): number | null {
+  const m = ISO_START.exec(heading.trim());
+  if (!m) return null;
+  const zone = m[3] ? (m[3] === 'Z' ? 'Z' : m[3].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')) : 'Z';
+  const t = Date.parse(`${m[1]}T${m[2] ?? '00:00'}${m[2] && m[2].length === 5 ? ':00' : ''}${zone}`);
+  return Number.isNaN(t) ? null : t;
+}
+
+/** Each `## ` heading outside code fences: its text and its own time (null when undated). */
+export function entriesOf(body: string): { heading: string; time: number | null }[] {
+  const out: { heading: string; time: number | null }[] = [];
+  let fence: string | null = null;
+  for (const line of body.split('\n')) {
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (fence === null) fence = f[1];
+      else if (f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
+      continue;
+    }
+    if (fence !== null) continue;
+    const h = /^## +(.*?)(?:\s+#+)?\s*$/.exec(line);
+    if (h) out.push({ heading: h[1], time: headingTime(h[1]) });
+  }
+  return out;
+}
+
+export interface TopicFile {
+  /** repository-relative path, e.g. cadence/streaming/parser.md */
+  path: string;
+  text: string;
+  /** the file's last commit time (ms), else null */
+  committedAt: number | null;
+  /** the file's modification time (ms) */
+  mtime: number;
+}
+
+export interface TopicPlan {
+  path: string;
+  topic: string;
+  fidelity: Fidelity;
+  entries: number;
+  /** ISO-8601 UTC of the newest entry, or null without entries */
+  newest: string | null;
+  action: 'consolidate' | 'skip';
+  reason: string;
+}
+
+function fidelityOf(v: unknown): Fidelity {
+  const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
+  return s === 'high' ? 'High' : s === 'light' ? 'Light' : 'Standard';
+}
+
+function ago(ms: number): string {
+  const min = Math.floor(ms / 60000);
+  if (min < 60) return `${min} min`;
+  if (min < 48 * 60) return `${Math.floor(min / 60)} h`;
+  return `${Math.floor(min / 1440)} days`;
+}
+
+/**
+ * The sweep's plan over the topic files. `continuation`: paths that are the current
+ * continuation (cadence/_ACTIVE.md, the latest handoff's continuation_refs).
+ */
+export function planSweep(files: TopicFile[], continuation: Set<string>, nowMs: number): TopicPlan[] {
+  const out: TopicPlan[] = [];
+  for (const f of files) {
+    const fm = parseFrontMatter(f.text);
+    if (!fm || fm.data.status !== 'active') continue;
+    const entries = entriesOf(fm.body);
+    const fallback = f.committedAt ?? f.mtime;
+    const times = entries.map((e) => e.time ?? fallback);
+    const newest = times.length ? Math.max(...times) : null;
+    const fidelity = fidelityOf(fm.data.fidelity);
+    const topic = typeof fm.data.topic === 'string' ? fm.data.topic : f.path.replace(/^.*\//, '').replace(/\.md$/, '');
+    const base = { path: f.path, topic, fidelity, entries: entries.length, newest: newest === null ? null : new Date(newest).toISOString() };
+    const must = fidelity === 'High' ? 'fidelity High' : fm.data.closing === true ? 'closed by the user' : continuation.has(f.path) ? 'the current continuation' : null;
+    let action: TopicPlan['action'];
+    let reason: string;
+    if (entries.length === 0) [action, reason] = ['skip', 'no entries'];
+    else if (must) [action, reason] = ['consolidate', must];
+    else if (entries.length < MIN_ENTRIES) [action, reason] = ['skip', `fewer than ${MIN_ENTRIES} entries`];
+    else if (nowMs - newest! < MIN_AGE_MS) [action, reason] = ['skip', `newest entry under 10 minutes old (${ago(Math.max(0, nowMs - newest!))})`];
+    else [action, reason] = ['consolidate', `${entries.length} entries, newest ${ago(nowMs - newest!)} old`];
+    out.push({ ...base, action, reason });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Paths a continuation document names: `cadence/_ACTIVE.md` text or continuation_refs entries. */
+export function continuationPaths(activeText: string | null, refs: string[], candidates: string[]): Set<string> {
+  const out = new Set<string>();
+  const norm = (p: string) => p.trim().replace(/^\.\//, '');
+  const refSet = new Set(refs.map(norm));
+  for (const c of candidates) {
+    const short = c.replace(/^cadence\//, '');
+    if (refSet.has(c) || refSet.has(short)) out.add(c);
+    else if (activeText && (mentions(activeText, c) || mentions(activeText, short))) out.add(c);
+  }
+  return out;
+}
+
+function mentions(text: string, path: string): boolean {
+  for (let at = text.indexOf(path); at >= 0; at = text.indexOf(path, at + 1)) {
+    const before = text[at - 1] ?? '';
+    const after = text.slice(at + path.length, at + path.length + 2);
+    if (!/[\w.-]/.test(before) && !/^[\w-]|^\.\w/.test(after)) return true;
+  }
+  return false;
+}
+
+export const BARE_HANDOFF_HINT = 'a bare .handoff/ folder at the repository root: move it to cadence/.handoff/ (handoff documents live there)';

@@ -1,0 +1,82 @@
+/**
+ * Is a rebase, merge, cherry-pick, revert or bisect in progress? (DESIGN.md "Git hooks": the
+ * commit hooks stay quiet then.) Read from the git dir and the HEAD reflog, no git process.
+ */
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+
+const MARKERS = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG', 'sequencer'];
+/** Reflog messages of commits made by a sequencer command rather than by `git commit`. */
+const SEQUENCER_REFLOG = /^(rebase|cherry-pick|revert|merge|pull|commit \(merge\)|am)\b/;
+
+export function operationInProgress(gitDir: string): string | null {
+  for (const m of MARKERS) if (existsSync(join(gitDir, m))) return m;
+  return null;
+}
+
+export interface ReflogEntry {
+  old: string;
+  new: string;
+  message: string;
+}
+
+/** The last entry of HEAD's reflog (read from the end of the file), or null. */
+export function lastHeadReflog(gitDir: string): ReflogEntry | null {
+  let fd: number;
+  try {
+    fd = openSync(join(gitDir, 'logs', 'HEAD'), 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const len = Math.min(size, 4096);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, size - len);
+    const lines = buf.toString('utf8').split('\n').filter(Boolean);
+    const last = lines[lines.length - 1];
+    const m = last && /^([0-9a-f]{40}) ([0-9a-f]{40}) [^\t]*\t(.*)$/.exec(last);
+    return m ? { old: m[1], new: m[2], message: m[3] } : null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The commit `head` was made by a sequencer command (a cherry-pick without conflicts leaves no other trace). */
+export function madeBySequencer(entry: ReflogEntry | null, head: string): boolean {
+  return entry !== null && entry.new === head && SEQUENCER_REFLOG.test(entry.message);
+}
+
+/**
+ * Best effort, Linux: the git command that runs this hook, found by walking up the process
+ * tree (`/proc/<pid>/stat`, `cmdline`); null where /proc is not available.
+ */
+export function parentGitCommand(maxDepth = 5): string[] | null {
+  let pid = process.ppid;
+  for (let i = 0; i < maxDepth && pid > 1; i++) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return null;
+    }
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    if (comm === 'git') {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      } catch {
+        return null;
+      }
+    }
+    pid = Number(stat.slice(close + 2).split(' ')[1]);
+  }
+  return null;
+}
+
+/** A sequencer command among git's arguments (`git cherry-pick ...`, `git -c x=y revert ...`). */
+export function isSequencerCommand(argv: string[] | null): boolean {
+  if (!argv) return false;
+  const sub = argv.slice(1).find((a, i, all) => !a.startsWith('-') && all[i - 1] !== '-c' && all[i - 1] !== '-C');
+  return sub !== undefined && /^(cherry-pick|revert|rebase|merge|pull|am)$/.test(sub);
+}

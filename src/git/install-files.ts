@@ -1,0 +1,136 @@
+/**
+ * The file and config side of `init` / `uninstall`: hook files, the install record under the
+ * git common dir, `git config --local`. Writes are atomic (temporary file, then rename).
+ */
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep, basename } from 'node:path';
+import { randomBytes, createHash } from 'node:crypto';
+import type { Repo } from './repo.js';
+import { GitFailed } from '../errors.js';
+
+export const INSTALL_RECORD = 'install.json';
+
+export interface FileState {
+  data: Buffer | null;
+  mode: number | null;
+  link: string | null;
+}
+
+export function fileState(path: string): FileState {
+  try {
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) {
+      let data: Buffer | null = null;
+      try {
+        data = readFileSync(path);
+      } catch {}
+      return { data, mode: st.mode & 0o7777, link: readlinkSync(path) };
+    }
+    if (!st.isFile()) return { data: null, mode: null, link: null };
+    return { data: readFileSync(path), mode: st.mode & 0o7777, link: null };
+  } catch {
+    return { data: null, mode: null, link: null };
+  }
+}
+
+export function sha1(data: Buffer | null): string | null {
+  return data === null ? null : createHash('sha1').update(data).digest('hex');
+}
+
+/** Writes `data` to `path` atomically with `mode` (parent folders created). */
+export function writeFileAtomic(path: string, data: Buffer, mode: number): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+  writeFileSync(tmp, data, { mode });
+  chmodSync(tmp, mode);
+  renameSync(tmp, path);
+}
+
+export function removeFile(path: string): void {
+  rmSync(path, { force: true });
+}
+
+export function writeLink(path: string, target: string): void {
+  rmSync(path, { force: true });
+  mkdirSync(dirname(path), { recursive: true });
+  symlinkSync(target, path);
+}
+
+/** The effective hooks folder: `git rev-parse --git-path hooks` (core.hooksPath honoured). */
+export async function effectiveHooksDir(repo: Repo): Promise<string> {
+  const out = await repo.git(['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], { readOnly: true });
+  return out.trim();
+}
+
+export function installRecordPath(repo: Repo): string {
+  return join(repo.paths.commonDir, 'handoff', INSTALL_RECORD);
+}
+
+export function readInstallRecord<T>(repo: Repo): T | null {
+  try {
+    return JSON.parse(readFileSync(installRecordPath(repo), 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+export function writeInstallRecord(repo: Repo, record: unknown): void {
+  writeFileAtomic(installRecordPath(repo), Buffer.from(`${JSON.stringify(record, null, 2)}\n`), 0o644);
+}
+
+export function removeInstallRecord(repo: Repo): void {
+  removeFile(installRecordPath(repo));
+}
+
+/** The local config file `git config --local` writes. */
+export function localConfigPath(repo: Repo): string {
+  return join(repo.paths.commonDir, 'config');
+}
+
+export async function configLocal(repo: Repo, action: 'set' | 'add' | 'unset', key: string, value: string): Promise<void> {
+  const args =
+    action === 'set'
+      ? ['config', '--local', key, value]
+      : action === 'add'
+        ? ['config', '--local', '--add', key, value]
+        : ['config', '--local', '--fixed-value', '--unset-all', key, value];
+  const r = await repo.runGit(args);
+  // exit 5: nothing to unset, which is what we wanted.
+  if (r.code !== 0 && !(action === 'unset' && r.code === 5)) throw new GitFailed(`git config ${key} failed: ${r.stderr.trim().split('\n')[0]}`);
+}
+
+/** Local config values of `key` (not global or system). */
+export async function configLocalAll(repo: Repo, key: string): Promise<string[]> {
+  const r = await repo.runGit(['config', '--local', '--get-all', key], { readOnly: true });
+  return r.code === 0 ? r.stdout.toString('utf8').split('\n').filter((l) => l !== '') : [];
+}
+
+/** Removes `[section]` from the local config when it holds nothing any more. */
+export async function removeEmptySection(repo: Repo, section: string): Promise<void> {
+  const r = await repo.runGit(['config', '--local', '--get-regexp', `^${section.replace(/\./g, '\\.')}\\.`], { readOnly: true });
+  if (r.code === 0 && r.stdout.length) return;
+  const text = fileState(localConfigPath(repo)).data?.toString('utf8');
+  if (!text) return;
+  // git leaves an empty `[section]` header behind after unsetting its last key.
+  const re = new RegExp(`^\\[${section.replace(/\./g, '\\.')}\\]\\s*\\n(?=\\[|$)`, 'im');
+  if (re.test(text)) writeFileAtomic(localConfigPath(repo), Buffer.from(text.replace(re, '')), fileState(localConfigPath(repo)).mode ?? 0o644);
+}
+
+/** Where a path is recorded: relative to the common dir or work tree, so a moved repository still uninstalls. */
+export function recordPath(repo: Repo, abs: string): { base: 'common' | 'worktree' | 'absolute'; path: string } {
+  const inside = (root: string) => {
+    const rel = relative(root, abs);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : null;
+  };
+  const common = inside(repo.paths.commonDir);
+  if (common) return { base: 'common', path: common };
+  const wt = repo.workTree ? inside(repo.workTree) : null;
+  if (wt) return { base: 'worktree', path: wt };
+  return { base: 'absolute', path: abs };
+}
+
+export function resolveRecordPath(repo: Repo, f: { base: 'common' | 'worktree' | 'absolute'; path: string }): string {
+  if (f.base === 'common') return resolve(repo.paths.commonDir, f.path);
+  if (f.base === 'worktree') return resolve(repo.workTree ?? repo.paths.commonDir, f.path);
+  return f.path;
+}
