@@ -45,7 +45,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joinStringValues(argv, options), options, allowPositionals: true, strict: true });
   } catch (e) {
     throw new UsageError(`${spec.name}: ${usageMessage((e as Error).message)}`);
   }
@@ -57,6 +57,30 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
   if (parsed.positionals.length > max) throw new UsageError(`${spec.name}: unexpected argument '${parsed.positionals[max]}'`);
   if (parsed.positionals.length < min) throw new UsageError(`${spec.name}: missing ${pos[parsed.positionals.length].name}`);
   return { values, positionals: parsed.positionals };
+}
+
+/**
+ * A string option always takes the next argument, even one that starts with '-'
+ * (`--summary '- fixed the parser'`), as git's own options do; Node's parser would call
+ * that ambiguous. Rewrites such pairs to `--name=value`.
+ */
+function joinStringValues(argv: string[], options: Record<string, { type: 'string' | 'boolean'; short?: string }>): string[] {
+  const stringLong = new Set(Object.entries(options).filter(([, o]) => o.type === 'string').map(([n]) => n));
+  const stringShort = new Map(Object.entries(options).filter(([, o]) => o.type === 'string' && o.short).map(([n, o]) => [o.short!, n]));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const long = a.startsWith('--') && !a.includes('=') ? a.slice(2) : null;
+    const name = long !== null && stringLong.has(long) ? long : /^-[A-Za-z]$/.test(a) ? stringShort.get(a[1]) : undefined;
+    if (name !== undefined && i + 1 < argv.length && argv[i + 1].startsWith('-')) {
+      out.push(`--${name}=${argv[++i]}`);
+    } else out.push(a);
+  }
+  return out;
 }
 
 function usageMessage(m: string): string {
