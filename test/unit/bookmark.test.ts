@@ -136,6 +136,7 @@ describe('ageInDays and the stale notice', () => {
     ageDays: 2,
     staleDays: 7,
     due: null,
+    remoteAhead: null,
     ...over,
   });
 
