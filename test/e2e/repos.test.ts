@@ -71,6 +71,26 @@ describe('a detached HEAD', () => {
   });
 });
 
+describe('a linked worktree', () => {
+  it('writes from the worktree on its own branch; both worktrees share the history', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: one');
+    expect(handoff(repo, ['write', '--summary', 'on main']).code).toBe(0);
+    const dir = tempDir();
+    repo.git('worktree', 'add', '-q', dir, '-b', 'topic');
+    const wt = new TestRepo(dir, repo.env);
+    wt.clock = repo.clock;
+    wt.commit('feat: on topic');
+    const w = handoff(wt, ['write', '--json', '--summary', 'on topic']);
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.json.handoff.branch).toBe('topic');
+    expect(handoff(wt, ['show', '--json']).json.handoff.summary).toBe('on topic');
+    expect(handoff(repo, ['show', '--json']).json.handoff.summary).toBe('on main');
+    expect(handoff(repo, ['show', '--json', '--branch', 'topic']).json.version).toBe(w.json.version);
+    expect(repo.nativeNote('topic')).toContain('summary: on topic\n');
+  });
+});
+
 describe('an unborn branch', () => {
   it('refuses write with one line and exit 1; show prints nothing', () => {
     const repo = TestRepo.init();

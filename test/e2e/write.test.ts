@@ -153,6 +153,22 @@ describe('write: input, tool-filled fields, native readers', () => {
     expect(same.json).toMatchObject({ unchanged: true, version: w.json.version });
   });
 
+  it('sets every field a flag names', () => {
+    const w = handoff(repo, [
+      'write', '--json', '--session', 'flag-session', '--last-discussed', 'flags', '--guard', 'g1', '--guard', 'g2',
+      '--ask-user', 'merge?', '--work-item', 'github:acme/widgets#7', '--produced', 'docs/a.md',
+    ]);
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.json.handoff).toMatchObject({
+      session_id: 'flag-session',
+      cursor: { last_discussed: 'flags' },
+      guards: ['g1', 'g2'],
+      ask_user: ['merge?'],
+      work_item: 'github:acme/widgets#7',
+      consolidation: { triggered: true, produced: ['docs/a.md'] },
+    });
+  });
+
   it('lets flags override what stdin gives', () => {
     const w = handoff(repo, ['write', '--json', '--summary', 'from the flag', '--tone', 'calm'], { input: 'summary: from stdin\nguards: [g]\n' });
     expect(w.code, w.stderr).toBe(0);
