@@ -86,7 +86,8 @@ async function firstSinceBoundary(repo: Repo, commit: Commit, amendedFrom: strin
     const c = await readCommit(repo, id);
     if (!c) break;
     const subject = subjectLine(c.message);
-    // A non-excluded commit made after the boundary settles it, wherever the boundary is.
+    // A non-excluded commit made after the boundary settles it on either branch below:
+    // stop here instead of walking on (this hook runs on every commit).
     if (c.committer.timestamp >= since && !isExcludedSubject(subject)) return false;
     seen.push({ subject, time: c.committer.timestamp });
     id = c.parents[0];
