@@ -40,6 +40,17 @@ describe('init --sync: handoffs travel with git fetch and git push', () => {
     expect(remoteHead(fleet, 'main')).toBe(a.head());
     expect(remoteHead(fleet, 'refs/notes/handoff')).toBe(a.notesRef());
 
+    // `git push --dry-run` runs pre-push too: it must not push the handoffs.
+    writeVersion(a, 'not on a dry run');
+    const notesBefore = remoteHead(fleet, 'refs/notes/handoff');
+    for (const flag of ['--dry-run', '-nv']) {
+      const dry = gitWithHooks(a, ['push', flag, 'origin', 'main']);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(handoffLines(dry.stderr)).toEqual([]);
+      expect(remoteHead(fleet, 'refs/notes/handoff')).toBe(notesBefore);
+    }
+    expect(handoffLines(gitWithHooks(a, ['push', 'origin', 'main']).stderr)).toEqual(['git-handoff: pushed the handoff history (refs/notes/handoff) to origin']);
+
     // Nothing new: the hook stays silent; a plain `git push` still pushes the branch.
     a.commit('feat: more', { 'b.txt': 'b\n' });
     const plain = gitWithHooks(a, ['push']);
@@ -53,11 +64,11 @@ describe('init --sync: handoffs travel with git fetch and git push', () => {
     expect(gitWithHooks(b, ['pull', '-q']).code).toBe(0);
     expect(b.git('rev-parse', 'refs/notes/remotes/origin/handoff').trim()).toBe(a.notesRef());
     const v2 = writeVersion(b, 'written on b, diverged');
-    expect(handoff(b, ['show']).stdout).toMatch(/^origin has 1 handoff version this clone lacks/m);
+    expect(handoff(b, ['show']).stdout).toMatch(/^origin has 2 handoff versions this clone lacks/m);
     b.commit('feat: b', { 'c.txt': 'c\n' });
     const pushB = gitWithHooks(b, ['push', 'origin', 'main']);
     expect(pushB.code, pushB.stderr).toBe(0);
-    expect(handoffLines(pushB.stderr)).toEqual(['git-handoff: merged 1 handoff version(s) from origin and pushed the handoff history']);
+    expect(handoffLines(pushB.stderr)).toEqual(['git-handoff: merged 2 handoff version(s) from origin and pushed the handoff history']);
     expect(remoteHead(fleet, 'main')).toBe(b.head());
     expect(remoteHead(fleet, 'refs/notes/handoff')).toBe(b.notesRef());
 

@@ -8,6 +8,7 @@ import { NOTES_REF, Repo } from '../../git/repo.js';
 import { HandoffStore } from '../../git/handoff-store.js';
 import { pushNotes, trackingRef } from '../../git/remote.js';
 import { isAncestor } from '../../git/notes-history.js';
+import { pushIsDryRun } from '../../git/push-process.js';
 import { syncHandoffs } from '../sync.js';
 import { isHandoffError } from '../../errors.js';
 import type { HookContext } from './types.js';
@@ -35,6 +36,8 @@ export async function pushAlongside(repo: Repo, remoteArg: string | undefined): 
 }
 
 export async function run(ctx: HookContext): Promise<number> {
+  // `git push --dry-run` runs this hook too: a dry run pushes nothing, handoffs included.
+  if (pushIsDryRun()) return 0;
   const repo = await Repo.discover(ctx.cwd);
   const remote = ctx.args[0];
   try {
