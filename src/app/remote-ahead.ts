@@ -6,7 +6,7 @@
 import type { Repo } from '../git/repo.js';
 import type { HandoffStore } from '../git/handoff-store.js';
 import { defaultRemote, trackingRef } from '../git/remote.js';
-import { countVersions, isAncestor, uniqueCommits } from '../git/notes-history.js';
+import { countVersions, isAncestor } from '../git/notes-history.js';
 
 export interface RemoteAhead {
   remote: string;
@@ -22,7 +22,7 @@ export async function remoteAhead(repo: Repo, store: HandoffStore): Promise<Remo
     const found = await reaches(store, local, tracked);
     if (found === true || (found === null && (await isAncestor(repo, tracked, local)))) return null;
   }
-  const versions = await countVersions(store, await uniqueCommits(repo, tracked, [local]));
+  const versions = await countVersions(store, tracked, [local]);
   return versions ? { remote, versions } : null;
 }
 

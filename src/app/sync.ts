@@ -199,9 +199,7 @@ async function planAttempt(
 ): Promise<Attempt> {
   const base = local && theirs ? await mergeBase(repo, local, theirs) : null;
   const action = syncAction(local, theirs, base);
-  const [inc, out] = await Promise.all([uniqueCommits(repo, theirs, [local]), uniqueCommits(repo, local, [theirs])]);
-  const incoming = await countVersions(store, inc);
-  const outgoing = await countVersions(store, out);
+  const [incoming, outgoing] = await Promise.all([countVersions(store, theirs, [local]), countVersions(store, local, [theirs])]);
   const plan: Attempt = { action, newTip: local, incoming, outgoing, conflicts: [], pushForce: false };
   if (action === 'fast-forward') plan.newTip = theirs;
   if (action !== 'merge') return plan;
@@ -209,7 +207,8 @@ async function planAttempt(
   say(`merging ${incoming} incoming version(s) with ${outgoing} local one(s)`);
   const treeOf = async (c: string | null) => (c ? (await store.readCommit(c)).tree : EMPTY_TREE_OID);
   const [baseTree, ourTree, theirTree] = await Promise.all([treeOf(base), treeOf(local), treeOf(theirs)]);
-  const written = { ours: writtenIndex(store, out), theirs: writtenIndex(store, inc) };
+  // Which version wrote what is read only when both sides changed the same entry.
+  const written = { ours: writtenIndex(store, () => uniqueCommits(repo, local, [theirs])), theirs: writtenIndex(store, () => uniqueCommits(repo, theirs, [local])) };
   const merged = await mergeNotesTrees(objects, base ? baseTree : null, ourTree, theirTree, (side, key, blob) => written[side](key, blob));
   plan.conflicts = merged.conflicts.map(describeConflict);
   const ids = await resolveIdentities(repo);
