@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestRepo } from '../helpers/repo.js';
@@ -215,6 +215,26 @@ describe('a local: work item, end to end', () => {
     expect(handoff(repo, ['status', '--work-item', W, '--json']).json.item).toMatchObject({ valid: true, problems: [] });
   });
 
+  it('refuses a document it cannot read or write in one line, leaving nothing behind', () => {
+    const repo = claimed();
+    const tip = repo.notesRef();
+    repo.write('docs', 'a file where the docs folder should be\n');
+    const blocked = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
+    expect(blocked.code, blocked.stderr).toBe(1);
+    expect(blocked.json.error).toMatchObject({ code: 'InvalidInput', message: `cannot write ${DOC}: a file stands where a folder of its path should be` });
+    expect(blocked.stderr.trim().split('\n')).toHaveLength(1);
+    rmSync(join(repo.dir, 'docs'));
+    mkdirSync(join(repo.dir, DOC), { recursive: true });
+    const folder = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
+    expect(folder.code, folder.stderr).toBe(1);
+    expect(folder.json.error).toMatchObject({ code: 'InvalidInput', message: `cannot read ${DOC}: it is a folder` });
+    expect(readdirSync(join(repo.dir, 'docs'))).toEqual(['HANDOFF-7.md']);
+    const s = handoff(repo, ['status', '--work-item', W, '--json']);
+    expect(s.code, s.stderr).toBe(0);
+    expect(s.json.item).toMatchObject({ valid: false, problems: [{ message: `cannot read ${DOC}: it is a folder` }] });
+    expect(repo.notesRef()).toBe(tip);
+  });
+
   it('ships the document in English, Chinese and Russian', () => {
     const repo = project();
     const headings = {
@@ -415,11 +435,13 @@ describe('a local: work item, end to end', () => {
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.json.error.code, args.join(' ')).toBe('TransitionRefused');
     }
+    expect(repo.notesRef()).toBeNull();
     // And on a claimed one: accept before review, a retry with no authorization.
     claimed(repo);
+    const claimedTip = repo.notesRef();
     expect(handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--json']).json.error.message).toContain('accept only moves ready-for-review -> done');
     expect(handoff(repo, ['authorize', '--work-item', W, '--use-retry', '--json']).json.error.message).toContain('no delivery authorization');
-    expect(repo.notesRef()).toBe(repo.git('rev-parse', 'refs/notes/handoff').trim());
+    expect(repo.notesRef()).toBe(claimedTip);
     expect(handoff(repo, ['status', '--json']).json.items).toHaveLength(1);
     // Secrets in what the user gives are refused, masked, before anything is written.
     const tip = repo.notesRef();
@@ -429,6 +451,9 @@ describe('a local: work item, end to end', () => {
     expect(leak.json.error).toMatchObject({ code: 'SecretDetected', data: { field: 'title' } });
     expect(leak.stderr).not.toContain(token);
     expect(handoff(repo, ['authorize', '--work-item', W, '--scope', `push with ${token}`, '--retries', '1']).code).toBe(1);
+    const session = handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--session', token, '--json']);
+    expect(session.json.error).toMatchObject({ code: 'SecretDetected', data: { field: 'session' } });
+    expect(session.stderr).not.toContain(token);
     expect(repo.notesRef()).toBe(tip);
     const unborn = TestRepo.init();
     expect(handoff(unborn, ['claim', '--work-item', W, '--title', 'x', '--json']).json.error.code).toBe('UnbornBranch');
