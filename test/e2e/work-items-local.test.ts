@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TestRepo } from '../helpers/repo.js';
+import { TestRepo, tempDir } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
 import { fillDoc, nativeDocHash, seedSection, snapshot, storedItem, storedReceipt } from '../helpers/work-items.js';
 
@@ -318,6 +318,19 @@ describe('a local: work item, end to end', () => {
     expect(seedSection(readDoc(repo))).toBe(`\`\`\`text\n${runs[0].stdout}\`\`\`\n`);
     expect(handoff(repo, ['seed', '--work-item', W, '--json']).json).toEqual({ ok: true, workItem: W, seed: runs[0].stdout });
     expect(handoff(repo, ['seed', '--work-item', 'local:#99']).code).toBe(1);
+
+    // Nor the folder it runs in, nor how this clone spells its remote.
+    const project = `Project: ${basename(repo.dir)}\n`;
+    expect(runs[0].stdout).toContain(project);
+    const elsewhere = join(tempDir(), 'another-checkout');
+    repo.git('worktree', 'add', '-q', '--detach', elsewhere);
+    expect(handoff(repo, ['seed', '--work-item', W], { cwd: elsewhere }).stdout).toContain(project);
+    for (const url of ['git@example.com:acme/widgets.git', 'https://x-access-token:s3cr3t@example.com/acme/widgets']) {
+      repo.git('config', 'remote.origin.url', url);
+      const named = handoff(repo, ['seed', '--work-item', W]).stdout;
+      expect(named, url).toContain('Project: widgets\nRepository: example.com/acme/widgets\n');
+      expect(named).not.toContain('s3cr3t');
+    }
   });
 
   it('restores a delivery authorization and says when it is void', () => {
