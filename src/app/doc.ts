@@ -96,8 +96,8 @@ export function readDoc(abs: string, shown: string): string {
   }
   const decoded = decodeText(bytes, DEFAULT_MAX_BYTES);
   if ('problem' in decoded) throw new InvalidInput(`${shown}: ${decoded.problem.message.replace(/^input/, 'the document')}`);
-  // Hash and rewrite the bytes as they are (line endings kept), BOM aside.
-  return bytes.toString('utf8').replace(/^\uFEFF/, '');
+  // Hash and rewrite the bytes as they are (line endings and a byte-order mark kept): the hash is git's, and only SEED is ours to change.
+  return bytes.toString('utf8');
 }
 
 const FS_REASONS: Record<string, string> = {

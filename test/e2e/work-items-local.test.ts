@@ -212,6 +212,13 @@ describe('a local: work item, end to end', () => {
     const ok = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json.receipt.receiptIds).toEqual([claimId, 'eval-run-0042', 'legacy-session-1']);
+
+    // A byte-order mark is the author's: kept by the SEED rewrite, and part of git's hash.
+    repo.write(DOC, `\uFEFF${readDoc(repo)}`);
+    const bom = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
+    expect(bom.code, bom.stderr).toBe(0);
+    expect(readDoc(repo).startsWith('\uFEFF# Handoff 7')).toBe(true);
+    expect(bom.json.receipt.handoffDocHash).toBe(nativeDocHash(repo, readDoc(repo)));
     expect(handoff(repo, ['status', '--work-item', W, '--json']).json.item).toMatchObject({ valid: true, problems: [] });
   });
 
