@@ -124,3 +124,16 @@ export class AckRefused extends Refused {
 export class RelayFailed extends ExternalFailure {
   static override code = 'RelayFailed';
 }
+
+/** Exit 4: the remote could not be reached (network, auth, no such repository). */
+export class RemoteUnreachable extends ExternalFailure {
+  static override code = 'RemoteUnreachable';
+}
+/** Exit 4: the remote answered but refused the update (a hook, permissions, it kept moving). */
+export class RemoteRefused extends ExternalFailure {
+  static override code = 'RemoteRefused';
+}
+/** Exit 1: the remote holds history this clone purged; only `sync --force` may replace it. */
+export class PurgedHistory extends Refused {
+  static override code = 'PurgedHistory';
+}

@@ -92,13 +92,21 @@ export async function relayOnce(repo: Repo, opts: RelayOptions, cfg?: Settings):
     if (!d.start) return { status: 'skipped', why: d.why };
     const relayId = relayIdFor(v.id, d.attempt);
     const prompt = store.writePrompt(relayId, renderPrompt(repo, v, relayId, s.stateFile));
-    const session = await freeSessionName(s.tmux, s.prefix);
+    let session = await freeSessionName(s.tmux, s.prefix);
     attempt = { relay_id: relayId, status: 'waiting', reason: null, session, prompt, pid: process.pid, started_at: now(), acked_at: null, finished_at: null };
     record = { version: v.id, branch: v.branch ?? null, attempts: [...(record?.attempts ?? []), attempt] };
     store.writeRecord(record);
     opts.log(`relay ${relayId}: starting tmux session ${session} for version ${v.id.slice(0, 12)}`);
 
-    const started = await s.tmux.newSession(session, repo.workTree!, { HANDOFF_PROMPT_FILE: prompt, HANDOFF_RELAY_ID: relayId }, s.agentCmd);
+    let started = await s.tmux.newSession(session, repo.workTree!, { HANDOFF_PROMPT_FILE: prompt, HANDOFF_RELAY_ID: relayId }, s.agentCmd);
+    // another relay (of another version) took the name between our look and our start
+    for (let i = 0; i < 5 && started.code !== 0 && /duplicate session/.test(started.stderr); i++) {
+      session = await freeSessionName(s.tmux, s.prefix);
+      attempt = { ...attempt, session };
+      record = { ...record, attempts: [...record.attempts.slice(0, -1), attempt] };
+      store.writeRecord(record);
+      started = await s.tmux.newSession(session, repo.workTree!, { HANDOFF_PROMPT_FILE: prompt, HANDOFF_RELAY_ID: relayId }, s.agentCmd);
+    }
     let ack: Ack | null;
     if (started.code !== 0) {
       ack = claim(store, relayId, 'failed', `tmux new-session failed: ${started.stderr.trim().split('\n')[0] || `exit ${started.code}`}`);

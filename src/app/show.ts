@@ -8,6 +8,7 @@ import { readCommitAt } from '../git/head-facts.js';
 import { ageInDays } from '../core/bookmark.js';
 import { dueFrom, subjectLine, type DueReason } from '../core/substantive.js';
 import { isoUtc } from '../git/identity.js';
+import { remoteAhead, type RemoteAhead } from './remote-ahead.js';
 
 export const DEFAULT_STALE_DAYS = 7;
 /** How far back `due` looks for the version's head before giving up. */
@@ -32,6 +33,8 @@ export interface ShowResult {
   ageDays: number | null;
   staleDays: number;
   due: DueReason | null;
+  /** the last fetched remote history has versions this clone lacks */
+  remoteAhead: RemoteAhead | null;
 }
 
 export function selectionFor(repo: Repo, req: { branch?: string; all?: boolean }): Selection {
@@ -52,11 +55,12 @@ export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowRes
   } else {
     ({ version, skipped, fallback } = await store.latest(sel));
   }
-  if (!version) return { version: null, skipped, fallback, currentBranch, date: null, stale: false, ageDays: null, staleDays, due: null };
+  const ahead = req.version ? null : await remoteAhead(repo, store);
+  if (!version) return { version: null, skipped, fallback, currentBranch, date: null, stale: false, ageDays: null, staleDays, due: null, remoteAhead: ahead };
   const date = typeof version.handoff.date === 'string' ? version.handoff.date : isoUtc(version.timestamp);
   const ageDays = ageInDays(date, req.nowMs ?? Date.now());
   const due = req.version ? null : await dueSince(repo, version);
-  return { version, skipped, fallback, currentBranch, date, stale: ageDays > staleDays, ageDays, staleDays, due };
+  return { version, skipped, fallback, currentBranch, date, stale: ageDays > staleDays, ageDays, staleDays, due, remoteAhead: ahead };
 }
 
 /**

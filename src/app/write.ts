@@ -175,7 +175,9 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
 
   // Act: one blob, the touched notes subtrees, one commit, compare-and-swap.
   const blob = await repo.objects.write('blob', Buffer.from(yaml, 'utf8'));
-  const summaryLine = (handoff.summary ?? '').split('\n')[0].trim();
+  // Control characters (a YAML "\0" escape) are fine in the note but not in a commit
+  // message: git fsck --strict rejects a NUL there.
+  const summaryLine = (handoff.summary ?? '').split('\n')[0].replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
   const subject = `handoff ${facts.head.slice(0, 7)}${facts.branch ? ` on ${facts.branch}` : ''}: ${summaryLine.length > 60 ? `${summaryLine.slice(0, 59)}…` : summaryLine || handoff.status}`;
   const version = await store.commit('version', (root) => setNote(repo.objects, root, facts.head, blob), {
     subject,

@@ -1,7 +1,8 @@
-import type { CommandModule } from './types.js';
+import type { CommandContext, CommandModule } from './types.js';
 import { str } from './types.js';
 import type { HookHandler } from '../app/hooks/types.js';
 import { UsageError } from '../errors.js';
+import { readStdin } from '../cli/io.js';
 
 /**
  * Git hook events, one line each; a module exports `run: HookHandler`. Add an event with one
@@ -14,17 +15,25 @@ export const GIT_HOOK_EVENTS: Record<string, () => Promise<{ run: HookHandler }>
 };
 
 /**
- * Agent hook events (`hook <event> --agent claude|codex|gemini`), by agent; filled in by the
- * agent integrations.
+ * Agent hook events (`hook <event> --agent claude|codex|gemini`) go to app/agent-hook.ts,
+ * which reads the agent's JSON, answers in that agent's format and never blocks the agent:
+ * whatever happens (an unknown event, bad input, an internal error) the exit code is 0.
  */
-export const AGENT_HOOK_EVENTS: Record<string, Record<string, () => Promise<{ run: HookHandler }>>> = {};
+async function runAgentHook(agent: string, event: string, ctx: CommandContext): Promise<number> {
+  const { runAgentHook: run } = await import('../app/agent-hook.js');
+  const input = await readStdin(ctx.io);
+  const r = await run({ agent, event, stdin: input ? input.toString('utf8') : '', cwd: ctx.cwd, env: process.env });
+  if (r.stdout) ctx.io.out(r.stdout);
+  for (const line of r.stderr) ctx.io.err(line);
+  return 0;
+}
 
 export const command: CommandModule = {
   spec: {
     name: 'hook',
     summary: 'entry point for git hooks and agent hooks (called by the installed hooks)',
     description:
-      "Git events: post-commit, prepare-commit-msg, post-rewrite. A hook never breaks the user's git: an internal error is one line on stderr and exit 0; only a strict fidelity sweep (handoff.sweep.strict) stops a commit (exit 1). HANDOFF_SKIP=1 turns every hook off.",
+      "Git events: post-commit, prepare-commit-msg, post-rewrite. Agent events (with --agent claude|codex|gemini): session-start, user-prompt-submit, pre-compact, stop, session-end, or the agent's own names (SessionStart, BeforeAgent, AfterAgent, ...); the agent's JSON on stdin, its answer on stdout, always exit 0. A hook never breaks the user's git: an internal error is one line on stderr and exit 0; only a strict fidelity sweep (handoff.sweep.strict) stops a commit (exit 1). HANDOFF_SKIP=1 turns every hook off.",
     positionals: [
       { name: 'event', describe: 'the hook event, e.g. post-commit' },
       { name: 'args', describe: 'the arguments git passed to the hook', optional: true, variadic: true },
@@ -37,13 +46,9 @@ export const command: CommandModule = {
   async run(args, ctx) {
     const [event, ...rest] = args.positionals;
     const agent = str(args.values.agent);
-    const table = agent === undefined ? GIT_HOOK_EVENTS : AGENT_HOOK_EVENTS[agent];
-    if (!table) throw new UsageError(`hook: no agent hooks for '${agent}'`);
-    const load = table[event];
-    if (!load) {
-      const known = Object.keys(table).join(', ');
-      throw new UsageError(`hook: unknown ${agent ? `${agent} ` : ''}event '${event}'${known ? ` (known: ${known})` : ''}`);
-    }
+    if (agent !== undefined) return runAgentHook(agent, event, ctx);
+    const load = GIT_HOOK_EVENTS[event];
+    if (!load) throw new UsageError(`hook: unknown event '${event}' (known: ${Object.keys(GIT_HOOK_EVENTS).join(', ')})`);
     if (process.env.HANDOFF_SKIP === '1') return 0;
     try {
       const { run } = await load();

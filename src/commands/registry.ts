@@ -23,4 +23,7 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   import: () => import('./import.js'),
   relay: () => import('./relay.js'),
   ack: () => import('./ack.js'),
+  sync: () => import('./sync.js'),
+  purge: () => import('./purge.js'),
+  doctor: () => import('./doctor.js'),
 };

@@ -55,6 +55,10 @@ export function notices(r: ShowResult): string[] {
     out.push(`no handoff on ${where} yet; showing the newest one${r.version.branch ? ` (from ${r.version.branch})` : ''}`);
   }
   if (r.stale) out.push(`warning: this handoff is stale: written ${r.ageDays} days ago (${r.date!.slice(0, 10)}); confirm with the user before acting on it`);
+  if (r.remoteAhead) {
+    const n = r.remoteAhead.versions;
+    out.push(`${r.remoteAhead.remote} has ${n} handoff version${n === 1 ? '' : 's'} this clone lacks; run 'git handoff sync ${r.remoteAhead.remote}'`);
+  }
   if (r.due) out.push(`a handoff is due: commit ${r.due.commit.slice(0, 7)} was made since this one; run 'git handoff write'`);
   return out;
 }

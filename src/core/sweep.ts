@@ -43,7 +43,8 @@ export function parseFrontMatter(text: string): { data: FrontMatter; body: strin
 
 function scalar(raw: string): string | boolean | null {
   let v = raw;
-  if (!/^["']/.test(v)) v = v.replace(/[ \t]+#.*$/, '');
+  if (/^["']/.test(v)) v = v.replace(/^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]+#.*$/, '$1');
+  else v = v.replace(/[ \t]+#.*$/, '');
   if (v === '' || v === '~' || v === 'null') return null;
   if (/^(true|yes|on)$/i.test(v)) return true;
   if (/^(false|no|off)$/i.test(v)) return false;
@@ -77,7 +78,7 @@ export function entriesOf(body: string): { heading: string; time: number | null 
       continue;
     }
     if (fence !== null) continue;
-    const h = /^## +(.*?)(?:\s+#+)?\s*$/.exec(line);
+    const h = /^ {0,3}## +(.*?)(?:\s+#+)?\s*$/.exec(line);
     if (h) out.push({ heading: h[1], time: headingTime(h[1]) });
   }
   return out;

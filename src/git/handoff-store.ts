@@ -163,17 +163,23 @@ export class HandoffStore {
         return;
       }
       let any = false;
+      // An invalid note that does not say its branch belongs to every branch: show must
+      // warn about it and log must list it wherever it may have been meant (issue 6).
+      const unplaced = new Set<string>();
       for await (const v of self.versions()) {
         const r = v.branch === undefined ? await self.read(v) : null;
         const info = r ?? v;
         if (self.matches(info, sel.branch ?? null)) {
           any = true;
           yield r ?? (await self.read(v));
+        } else if (r && !r.valid && r.handoff.branch === undefined) {
+          unplaced.add(r.id);
+          yield r;
         }
       }
       if (!any) {
         fallback = true;
-        for await (const v of self.versions()) yield self.read(v);
+        for await (const v of self.versions()) if (!unplaced.has(v.id)) yield self.read(v);
       }
     }
     return { versions: gen(), fallback: () => fallback };

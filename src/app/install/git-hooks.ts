@@ -109,7 +109,15 @@ export const gitHooksInstaller: Installer = {
   async plan(ctx) {
     const layout = await hookLayout(ctx);
     const steps: Step[] = [];
-    for (const hook of GIT_HOOKS) steps.push(...(await planHook(ctx, hook, layout)));
+    // Each hook's plan sees the ones before it (with lefthook they all edit one file).
+    const planned = new Map<string, Buffer | null>();
+    const view: PlanContext = { ...ctx, read: (p) => (planned.has(p) ? planned.get(p)! : ctx.read(p)) };
+    for (const hook of GIT_HOOKS) {
+      for (const s of await planHook(view, hook, layout)) {
+        if (s.kind === 'file') planned.set(s.path, s.content);
+        steps.push(s);
+      }
+    }
     if (layout.kind === 'plain' && !layout.dir.startsWith(ctx.repo.paths.commonDir) && !(ctx.repo.workTree && layout.dir.startsWith(ctx.repo.workTree)) && steps.length) {
       steps.push({ kind: 'notice', summary: `the hooks folder ${layout.dir} (core.hooksPath) is outside this repository: the hooks run in every repository that uses it` });
     }

@@ -1,0 +1,120 @@
+/**
+ * `doctor`: checks what can go wrong around the handoff history without anyone doing
+ * anything wrong (issue 6): notes orphaned by a server-side squash or rebase merge, a lock
+ * left by a killed writer. `--fix` repairs what it safely can and reports the rest.
+ */
+import type { Repo } from '../git/repo.js';
+import { HandoffStore } from '../git/handoff-store.js';
+import { listNotes, setNote } from '../git/notes-tree.js';
+import { candidateCommits, findOrphanNotes, type OrphanNote } from '../git/orphans.js';
+import { findRefLocks, isStale, removeLock, STALE_LOCK_MS } from '../git/ref-locks.js';
+import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
+import { parseDocument } from '../core/parse.js';
+import { checkStored, type Handoff } from '../core/schema.js';
+import { placeOrphans, type Orphan } from '../core/orphans.js';
+
+export type FindingKind = 'orphan' | 'lock';
+
+export interface Finding {
+  kind: FindingKind;
+  /** what it is about: a commit id, a lock file path */
+  subject: string;
+  message: string;
+  fixable: boolean;
+  fixed: boolean;
+  /** for a fixed orphan: the commit it now sits on and the new version */
+  to?: string;
+  version?: string;
+}
+
+export interface DoctorResult {
+  findings: Finding[];
+  /** nothing fixable is left unfixed (what cannot be fixed is reported, not failed on) */
+  healthy: boolean;
+}
+
+export async function runDoctor(repo: Repo, req: { fix: boolean; nowMs?: number }): Promise<DoctorResult> {
+  const findings: Finding[] = [];
+  // Locks first: a stale lock would make every orphan fix below wait and fail.
+  for (const lock of findRefLocks(repo, req.nowMs)) {
+    const age = `${Math.round(lock.ageMs / 1000)}s old`;
+    if (!isStale(lock)) {
+      const why = lock.heldBy !== null ? `held open by process ${lock.heldBy}` : `only ${age}: a writer may be using it (stale after ${STALE_LOCK_MS / 1000}s)`;
+      findings.push({ kind: 'lock', subject: lock.path, message: `${lock.ref} is locked by ${lock.path}, ${why}`, fixable: false, fixed: false });
+      continue;
+    }
+    const fixed = req.fix ? (removeLock(lock), true) : false;
+    findings.push({ kind: 'lock', subject: lock.path, message: `stale lock ${lock.path} (${age}) left by a killed writer blocks ${lock.ref}${fixed ? '; removed' : ''}`, fixable: true, fixed });
+  }
+  findings.push(...(await checkOrphans(repo, req.fix)));
+  return { findings, healthy: findings.every((f) => f.fixed || !f.fixable) };
+}
+
+async function checkOrphans(repo: Repo, fix: boolean): Promise<Finding[]> {
+  const store = new HandoffStore(repo);
+  const tip = await store.tip();
+  if (!tip) return [];
+  const tipCommit = await store.readCommit(tip);
+  const notes = await listNotes(repo.objects, tipCommit.tree);
+  const orphanNotes = await findOrphanNotes(repo, notes);
+  if (!orphanNotes.length) return [];
+
+  const orphans: (Orphan & { note: OrphanNote; branch: string | null })[] = [];
+  for (const n of orphanNotes) {
+    const h = await readNote(repo, n.blob);
+    const date = typeof h?.date === 'string' ? Date.parse(h.date) / 1000 : NaN;
+    orphans.push({
+      note: n,
+      target: n.target,
+      blob: n.blob,
+      timestamp: Number.isFinite(date) ? date : tipCommit.committer.timestamp,
+      patchId: typeof h?.head_patch_id === 'string' ? h.head_patch_id : null,
+      tree: typeof h?.head_tree === 'string' ? h.head_tree : null,
+      branch: typeof h?.branch === 'string' ? h.branch : null,
+    });
+  }
+  const since = Math.min(...orphans.map((o) => o.timestamp));
+  const candidates = await candidateCommits(repo, since, orphans.some((o) => o.patchId));
+  const placements = placeOrphans(orphans, candidates, new Set(notes.map((n) => n.target)));
+
+  const out: Finding[] = [];
+  // The newest orphan chose first; re-attaching oldest first keeps it the newest version.
+  for (const p of [...placements].sort((x, y) => x.orphan.timestamp - y.orphan.timestamp)) {
+    const o = orphans.find((x) => x.target === p.orphan.target)!;
+    const what = `the note of ${o.target.slice(0, 7)} (${o.note.why === 'missing' ? 'commit gone' : 'commit on no branch'})`;
+    if (p.to === null) {
+      out.push({ kind: 'orphan', subject: o.target, message: `${what} cannot be re-attached: ${p.reason}; it stays readable in 'git handoff log'`, fixable: false, fixed: false });
+      continue;
+    }
+    const to = p.to;
+    let version: string | undefined;
+    if (fix) {
+      version = await store.commit('version', async (root) => setNote(repo.objects, await setNote(repo.objects, root, to, o.blob), o.target, null), {
+        subject: `handoff ${to.slice(0, 7)}${o.branch ? ` on ${o.branch}` : ''}: re-attached from ${o.target.slice(0, 7)} (same ${p.by})`,
+        trailers: { 'Handoff-Target': to, ...(o.branch ? { 'Handoff-Branch': o.branch } : {}), 'Handoff-Reattached-From': o.target },
+      });
+    }
+    out.push({
+      kind: 'orphan',
+      subject: o.target,
+      message: `${what} ${fix ? 'was re-attached' : 'can be re-attached'} to ${to.slice(0, 7)}, which has the same ${p.by}${version ? ` (version ${version.slice(0, 12)})` : ''}`,
+      fixable: true,
+      fixed: fix,
+      to,
+      ...(version ? { version } : {}),
+    });
+  }
+  return out;
+}
+
+async function readNote(repo: Repo, blob: string): Promise<Handoff | null> {
+  const obj = await repo.objects.read(blob);
+  if (!obj) return null;
+  const decoded = decodeText(obj.data, Math.max(DEFAULT_MAX_BYTES, obj.data.length));
+  if ('problem' in decoded) return null;
+  try {
+    return checkStored(await parseDocument(decoded.text)).handoff;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,41 @@
+import type { CommandModule } from './types.js';
+import { JSON_OPTION } from './types.js';
+import { Repo } from '../git/repo.js';
+import { runDoctor, type DoctorResult } from '../app/doctor.js';
+
+export const command: CommandModule = {
+  spec: {
+    name: 'doctor',
+    summary: 'check the handoff history: orphaned notes, stale locks (--fix repairs them)',
+    description:
+      "Orphaned notes are notes whose commit is gone or on no branch, tag or remote branch (after a squash or rebase merge done by a hosting server, a force push, a deleted branch and git gc); --fix re-attaches each, as a new version, to the reachable commit with the same patch id (rebase merge) or the same tree (squash merge), and reports what it could not place. A lock on refs/notes/handoff older than 5 seconds and held by no process was left by a killed writer; --fix removes it. Exits 1 while something fixable is left unfixed.",
+    options: {
+      fix: { type: 'boolean', describe: 'repair what can be repaired safely' },
+      json: JSON_OPTION,
+    },
+    examples: ['git handoff doctor', 'git handoff doctor --fix'],
+  },
+
+  async run(args, ctx) {
+    const repo = await Repo.discover(ctx.cwd);
+    try {
+      const r = await runDoctor(repo, { fix: Boolean(args.values.fix) });
+      if (ctx.json) ctx.io.json(doctorJson(r));
+      else ctx.io.out(renderDoctor(r, Boolean(args.values.fix)));
+      return r.healthy ? 0 : 1;
+    } finally {
+      repo.close();
+    }
+  },
+};
+
+export function doctorJson(r: DoctorResult) {
+  return { ok: true, healthy: r.healthy, findings: r.findings };
+}
+
+export function renderDoctor(r: DoctorResult, fix: boolean): string {
+  if (!r.findings.length) return 'no problems found\n';
+  const lines = r.findings.map((f) => `${f.fixed ? 'fixed' : f.fixable ? 'fixable' : 'problem'}: ${f.message}`);
+  if (!fix && r.findings.some((f) => f.fixable && !f.fixed)) lines.push("run 'git handoff doctor --fix' to repair what can be repaired");
+  return `${lines.join('\n')}\n`;
+}

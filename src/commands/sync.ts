@@ -1,0 +1,91 @@
+import type { CommandModule } from './types.js';
+import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
+import { Repo } from '../git/repo.js';
+import { syncHandoffs, type SyncResult } from '../app/sync.js';
+import { stderrProgress } from '../cli/progress.js';
+
+export const command: CommandModule = {
+  spec: {
+    name: 'sync',
+    summary: 'fetch, merge and push the handoff history through a git remote, losing no version',
+    description:
+      "Fetches the remote's refs/notes/handoff into refs/notes/remotes/<remote>/handoff, merges the two histories (where both sides changed the note of the same commit, the newer version wins and the other stays in history) and pushes with a compare-and-swap, retrying when the remote moved meanwhile. The default remote is the current branch's upstream remote, else origin. An unreachable or refusing remote exits 4 with the local history untouched.",
+    positionals: [{ name: 'remote', describe: 'the remote to sync with', optional: true }],
+    options: {
+      force: { type: 'boolean', describe: "replace the remote's copy of versions purged here (the only force push git handoff makes)" },
+      'dry-run': DRY_RUN_OPTION,
+      json: JSON_OPTION,
+    },
+    examples: ['git handoff sync', 'git handoff sync upstream --dry-run'],
+  },
+
+  async run(args, ctx) {
+    const repo = await Repo.discover(ctx.cwd);
+    const progress = stderrProgress();
+    try {
+      const r = await syncHandoffs(repo, {
+        remote: args.positionals[0],
+        dryRun: Boolean(args.values['dry-run']),
+        force: Boolean(args.values.force),
+        progress: (l) => progress.update(l),
+      });
+      progress.done();
+      if (ctx.json) return void ctx.io.json(syncJson(r));
+      ctx.io.out(renderSync(r));
+    } finally {
+      progress.done();
+      repo.close();
+    }
+  },
+};
+
+export function syncJson(r: SyncResult) {
+  return {
+    ok: true,
+    remote: r.remote,
+    action: r.action,
+    dry_run: r.dryRun,
+    needs_fetch: r.needsFetch,
+    local: r.local,
+    remote_tip: r.remoteTip,
+    incoming: r.incoming,
+    outgoing: r.outgoing,
+    conflicts: r.conflicts,
+    purged_locally: r.purgedLocally,
+    forced: r.forced,
+    attempts: r.attempts,
+  };
+}
+
+const short = (id: string | null) => (id ? id.slice(0, 12) : '(none)');
+const versions = (n: number) => `${n} version${n === 1 ? '' : 's'}`;
+
+export function renderSync(r: SyncResult): string {
+  const lines: string[] = [];
+  if (r.purgedLocally.length) lines.push(`${r.dryRun ? 'would apply' : 'applied'} ${r.purgedLocally.length} purge(s) recorded on ${r.remote}: ${r.purgedLocally.map(short).join(', ')}`);
+  if (r.needsFetch) {
+    lines.push(`dry run: would fetch ${short(r.remoteTip.before)} from ${r.remote} (not here yet), then ${r.action === 'merge' ? 'merge it with' : 'fast-forward'} the local history; nothing was written`);
+    return `${lines.join('\n')}\n`;
+  }
+  switch (r.action) {
+    case 'up-to-date':
+      lines.push(r.local.after ? `${r.remote} and this clone already hold the same handoff history (${short(r.local.after)})` : `neither ${r.remote} nor this clone has a handoff history yet`);
+      break;
+    case 'push':
+      lines.push(`${r.dryRun ? 'would push' : 'pushed'} ${versions(r.outgoing)} to ${r.remote}${r.forced ? ' (replacing its copy of purged versions)' : ''}`);
+      break;
+    case 'fast-forward':
+      lines.push(`${r.dryRun ? 'would receive' : 'received'} ${versions(r.incoming)} from ${r.remote}`);
+      break;
+    case 'merge':
+      lines.push(`${r.dryRun ? 'would merge' : 'merged'} ${versions(r.incoming)} from ${r.remote} with ${versions(r.outgoing)} from here${r.dryRun ? '' : ` into ${short(r.local.after)}, pushed`}`);
+      for (const c of r.conflicts) {
+        const what = c.target ? `the note of ${c.target.slice(0, 7)}` : c.path;
+        lines.push(`  both sides changed ${what}: kept the newer version ${short(c.kept)}; ${short(c.dropped)} stays in the history`);
+      }
+      break;
+  }
+  if (r.forced && r.action !== 'push') lines.push(`${r.dryRun ? 'would replace' : 'replaced'} ${r.remote}'s copy of purged versions (forced push)`);
+  if (r.dryRun) lines.push('dry run: nothing was written');
+  return `${lines.join('\n')}\n`;
+}

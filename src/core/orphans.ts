@@ -1,0 +1,61 @@
+/**
+ * Where an orphaned note belongs now (issue 6, `doctor`). A hosting server's rebase merge
+ * replays each commit with the same patch (`head_patch_id`), a squash merge makes one
+ * commit with the branch's final tree (`head_tree`): both facts are in the note itself, so
+ * the note can be found a home even after its commit is gone.
+ */
+
+export interface Orphan {
+  /** the commit the note is attached to, now missing or unreachable */
+  target: string;
+  blob: string;
+  /** committer time of the version that wrote the note (seconds); newer orphans choose first */
+  timestamp: number;
+  patchId: string | null;
+  tree: string | null;
+}
+
+export interface Candidate {
+  id: string;
+  tree: string;
+  /** committer time, seconds: the newest of several matches wins */
+  timestamp: number;
+  patchId: string | null;
+}
+
+export type Placement =
+  | { orphan: Orphan; to: string; by: 'patch-id' | 'tree' }
+  | { orphan: Orphan; to: null; reason: string };
+
+/**
+ * Places each orphan on the newest reachable commit with its patch id, else with its tree.
+ * A commit that already carries a note, or was chosen for a newer orphan, is not taken.
+ */
+export function placeOrphans(orphans: Orphan[], candidates: Candidate[], noted: Set<string>): Placement[] {
+  const byPatch = new Map<string, Candidate[]>();
+  const byTree = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    if (c.patchId) byPatch.set(c.patchId, [...(byPatch.get(c.patchId) ?? []), c]);
+    byTree.set(c.tree, [...(byTree.get(c.tree) ?? []), c]);
+  }
+  const taken = new Set(noted);
+  const out: Placement[] = [];
+  const order = [...orphans].sort((a, b) => b.timestamp - a.timestamp || (a.target < b.target ? -1 : 1));
+  for (const o of order) {
+    const pick = (list: Candidate[] | undefined) =>
+      (list ?? []).filter((c) => c.id !== o.target).sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? -1 : 1))[0];
+    const viaPatch = o.patchId ? pick(byPatch.get(o.patchId)) : undefined;
+    const viaTree = o.tree ? pick(byTree.get(o.tree)) : undefined;
+    const hit = viaPatch ? { c: viaPatch, by: 'patch-id' as const } : viaTree ? { c: viaTree, by: 'tree' as const } : null;
+    if (!hit) {
+      const facts = [o.patchId ? 'patch id' : null, o.tree ? 'tree' : null].filter(Boolean).join(' or ');
+      out.push({ orphan: o, to: null, reason: facts ? `no reachable commit has the same ${facts}` : 'the note records neither head_patch_id nor head_tree' });
+    } else if (taken.has(hit.c.id)) {
+      out.push({ orphan: o, to: null, reason: `${hit.c.id.slice(0, 7)} (same ${hit.by}) already carries a handoff` });
+    } else {
+      taken.add(hit.c.id);
+      out.push({ orphan: o, to: hit.c.id, by: hit.by });
+    }
+  }
+  return out;
+}

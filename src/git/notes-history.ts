@@ -1,0 +1,66 @@
+/**
+ * Questions about two handoff histories that a sync asks: their merge base, the commits
+ * one has and the other lacks, and which version wrote a given content of an entry.
+ */
+import type { Repo } from './repo.js';
+import type { HandoffStore } from './handoff-store.js';
+import { EMPTY_TREE_OID } from './objects.js';
+import { diffEntries } from './notes-merge.js';
+import type { EntryKey, Written } from '../core/notes-merge.js';
+import { GitFailed } from '../errors.js';
+
+/** The best common ancestor of two commits, or null for unrelated histories. */
+export async function mergeBase(repo: Repo, a: string, b: string): Promise<string | null> {
+  const r = await repo.runGit(['merge-base', a, b], { readOnly: true });
+  if (r.code === 0) return r.stdout.toString().trim() || null;
+  if (r.code === 1) return null;
+  throw new GitFailed(`git merge-base failed: ${r.stderr.trim()}`);
+}
+
+/** Whether `ancestor` is reachable from `tip` (false when either object is missing). */
+export async function isAncestor(repo: Repo, ancestor: string, tip: string): Promise<boolean> {
+  const r = await repo.runGit(['merge-base', '--is-ancestor', ancestor, tip], { readOnly: true });
+  return r.code === 0;
+}
+
+/** Commits reachable from `tip` and from none of `not`, newest first. */
+export async function uniqueCommits(repo: Repo, tip: string | null, not: (string | null)[]): Promise<string[]> {
+  if (!tip) return [];
+  const excl = not.filter((n): n is string => Boolean(n)).map((n) => `^${n}`);
+  const out = await repo.git(['rev-list', tip, ...excl], { readOnly: true });
+  return out.split('\n').filter(Boolean);
+}
+
+/** How many of `commits` are versions (bookkeeping and merge commits are not). */
+export async function countVersions(store: HandoffStore, commits: string[]): Promise<number> {
+  let n = 0;
+  for (const id of commits) if (await store.versionOf(id, await store.readCommit(id))) n++;
+  return n;
+}
+
+/**
+ * An index of which commit wrote each content of each entry among `commits`, built on
+ * first use: merge commits are skipped, since they only pass on what a parent wrote.
+ */
+export function writtenIndex(store: HandoffStore, commits: string[]): (key: EntryKey, blob: string) => Promise<Written | null> {
+  let index: Promise<Map<string, Written>> | null = null;
+  const build = async () => {
+    const map = new Map<string, Written>();
+    for (const id of commits) {
+      const c = await store.readCommit(id);
+      if (c.parents.length > 1) continue;
+      const parentTree = c.parents.length ? (await store.readCommit(c.parents[0])).tree : EMPTY_TREE_OID;
+      for (const [key, change] of await diffEntries(store.repo.objects, parentTree, c.tree)) {
+        if (!change.blob) continue;
+        const k = `${key}\0${change.blob}`;
+        const prev = map.get(k);
+        if (!prev || prev.timestamp < c.committer.timestamp) map.set(k, { version: id, timestamp: c.committer.timestamp });
+      }
+    }
+    return map;
+  };
+  return async (key, blob) => {
+    index ??= build();
+    return (await index).get(`${key}\0${blob}`) ?? null;
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Notes whose commit is gone or reachable from no branch, tag or remote branch (after a
+ * server-side squash or rebase merge, a force push, a deleted branch and `git gc`), and the
+ * reachable commits they may belong to now.
+ */
+import type { Repo } from './repo.js';
+import type { NoteRef } from './notes-tree.js';
+import type { Candidate } from '../core/orphans.js';
+
+/** What counts as "still in use": every branch, tag, remote branch and HEAD. */
+const LIVE_REFS = ['--branches', '--tags', '--remotes', 'HEAD'];
+
+export interface OrphanNote extends NoteRef {
+  why: 'missing' | 'unreachable';
+}
+
+/** The notes among `notes` (all of a notes tree) whose commit is missing or unreachable. */
+export async function findOrphanNotes(repo: Repo, notes: NoteRef[]): Promise<OrphanNote[]> {
+  const out: OrphanNote[] = [];
+  const present: NoteRef[] = [];
+  for (const n of notes) {
+    const obj = await repo.objects.read(n.target);
+    if (!obj) out.push({ ...n, why: 'missing' });
+    else if (obj.type === 'commit') present.push(n);
+  }
+  if (present.length) {
+    const head = await repo.headCommit();
+    const r = await repo.runGit(['rev-list', '--stdin', '--not', ...(head ? LIVE_REFS : LIVE_REFS.slice(0, -1))], {
+      input: present.map((n) => `${n.target}\n`).join(''),
+      readOnly: true,
+    });
+    const unreachable = new Set(r.code === 0 ? r.stdout.toString().split('\n') : []);
+    for (const n of present) if (unreachable.has(n.target)) out.push({ ...n, why: 'unreachable' });
+  }
+  return out.sort((a, b) => (a.target < b.target ? -1 : 1));
+}
+
+/** How far back (seconds before the oldest orphan) a rewritten commit is looked for. */
+const LOOKBACK_SECONDS = 30 * 86400;
+const MAX_CANDIDATES = 20000;
+
+/**
+ * Non-merge commits reachable from live refs, no older than `since` less a margin, with
+ * their trees and (when asked) `git patch-id --stable` computed from `git diff-tree -p`
+ * exactly as `write` computed `head_patch_id`.
+ */
+export async function candidateCommits(repo: Repo, since: number, withPatchIds: boolean): Promise<Candidate[]> {
+  const head = await repo.headCommit();
+  const refs = head ? LIVE_REFS : LIVE_REFS.slice(0, -1);
+  const log = await repo.runGit(
+    ['log', '--no-merges', `--max-count=${MAX_CANDIDATES}`, `--since=${Math.max(0, since - LOOKBACK_SECONDS)}`, '--format=%H %T %ct', ...refs],
+    { readOnly: true },
+  );
+  if (log.code !== 0) return [];
+  const out = new Map<string, Candidate>();
+  for (const line of log.stdout.toString().split('\n')) {
+    const [id, tree, ct] = line.split(' ');
+    if (id && tree) out.set(id, { id, tree, timestamp: Number(ct), patchId: null });
+  }
+  if (withPatchIds && out.size) {
+    const diff = await repo.runGit(['diff-tree', '--stdin', '-p', '--root', '--no-color', '--no-ext-diff'], { input: [...out.keys()].map((k) => `${k}\n`).join(''), readOnly: true });
+    const pid = await repo.runGit(['patch-id', '--stable'], { input: diff.stdout, readOnly: true });
+    for (const line of pid.stdout.toString().split('\n')) {
+      const [patch, commit] = line.split(' ');
+      const c = commit ? out.get(commit) : undefined;
+      if (c) c.patchId = patch;
+    }
+  }
+  return [...out.values()];
+}

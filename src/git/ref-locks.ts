@@ -1,0 +1,93 @@
+/**
+ * Lock files of the handoff refs (`refs/notes/handoff.lock`, the tracking refs' locks).
+ * git holds a ref lock for the few milliseconds of one update; one that stays behind was
+ * left by a killed writer and blocks every later write until it is removed.
+ */
+import { readdirSync, readlinkSync, statSync, unlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Repo } from './repo.js';
+
+/**
+ * A lock older than this cannot belong to a live writer of ours: a writer gives up after
+ * waiting 5 s (HandoffStore.commit), and git holds a ref lock only while it updates the ref.
+ */
+export const STALE_LOCK_MS = 5000;
+
+export interface RefLock {
+  ref: string;
+  path: string;
+  ageMs: number;
+  /** a process that has the lock file open (Linux only), or null */
+  heldBy: number | null;
+}
+
+export function findRefLocks(repo: Repo, nowMs = Date.now()): RefLock[] {
+  const root = join(repo.paths.commonDir, 'refs', 'notes');
+  const out: RefLock[] = [];
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === 'handoff.lock') {
+        let mtime: number;
+        try {
+          mtime = statSync(p).mtimeMs;
+        } catch {
+          continue; // released meanwhile
+        }
+        const ref = relative(repo.paths.commonDir, p).replace(/\.lock$/, '').split('\\').join('/');
+        out.push({ ref, path: p, ageMs: Math.max(0, nowMs - mtime), heldBy: processHolding(p) });
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Whether no live writer can hold the lock: old enough, and no process has it open. */
+export function isStale(lock: RefLock): boolean {
+  return lock.ageMs >= STALE_LOCK_MS && lock.heldBy === null;
+}
+
+/** Removes a lock file; false when it was already gone. */
+export function removeLock(lock: RefLock): boolean {
+  try {
+    unlinkSync(lock.path);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
+  }
+}
+
+/** The pid of a process with `path` open, from /proc (null elsewhere, or when none). */
+function processHolding(path: string): number | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`) === path) return Number(pid);
+      } catch {
+        // the process or descriptor went away
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { TestRepo } from '../helpers/repo.js';
+import { handoff } from '../helpers/cli.js';
+import { commitWithHooks, snapshot } from '../helpers/hooks.js';
+
+/** Runs the real husky (this project's devDependency) in the repository, as `npm run prepare` would. */
+function husky(repo: TestRepo): void {
+  execFileSync(process.execPath, [join(inject('packageRoot'), 'node_modules/husky/bin.js')], { cwd: repo.dir, env: repo.tick(), stdio: 'pipe' });
+}
+
+describe('husky', () => {
+  it("adds a marked block to .husky/<hook>: husky's hooks and ours both run, ours survive husky reinstalling, uninstall restores", () => {
+    const repo = TestRepo.init();
+    repo.write('.husky/post-commit', 'echo "husky post-commit ran" >&2\n');
+    repo.write('.husky/post-rewrite', 'echo "husky post-rewrite $1: $(wc -l) line(s)" >&2\n');
+    repo.commit('chore: start', { 'README.md': 'x\n' });
+    husky(repo);
+    expect(repo.git('config', 'core.hooksPath').trim()).toBe('.husky/_');
+    const huskyDir = snapshot(join(repo.dir, '.husky/_'));
+    const before = snapshot(join(repo.dir, '.husky'));
+    const config = readFileSync(join(repo.dir, '.git/config'));
+
+    const init = handoff(repo, ['init']);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('add the git-handoff block to .husky/post-commit');
+    expect(init.stdout).toContain('create .husky/prepare-commit-msg with the git-handoff block');
+    expect(snapshot(join(repo.dir, '.husky/_'))).toEqual(huskyDir);
+    expect(existsSync(join(repo.dir, '.git/hooks/post-commit'))).toBe(false);
+    const block = readFileSync(join(repo.dir, '.husky/post-commit'), 'utf8');
+    expect(block).toMatch(/^# >>> git-handoff >>>.*\n.*\n# <<< git-handoff <<<\necho "husky post-commit ran" >&2\n$/);
+    expect(handoff(repo, ['init', '--json']).json.changed).toBe(false);
+
+    handoff(repo, ['write', '--summary', 'under husky']);
+    const c = commitWithHooks(repo, 'feat: first under husky', { 'a.txt': 'a\n' });
+    expect(c.code).toBe(0);
+    expect(c.stderr).toContain('husky post-commit ran');
+    expect(c.stderr).toMatch(/git-handoff: substantive commit \(the first commit since the last handoff\)/);
+
+    // husky reinstalls itself (npm's `prepare`): .husky/_ is rewritten, our blocks live on.
+    husky(repo);
+    handoff(repo, ['write', '--summary', 'after husky reinstalled']);
+    // Only our post-rewrite carries the note now, so the note on the amended commit proves it ran.
+    repo.git('config', '--unset-all', 'notes.rewriteRef');
+    const amend = commitWithHooks(repo, 'feat: amended under husky', {}, { args: ['--amend'] });
+    expect(amend.code).toBe(0);
+    expect(amend.stderr).toContain('husky post-rewrite amend: 1 line(s)');
+    expect(repo.nativeNote(amend.head)).toContain('summary: after husky reinstalled');
+    repo.git('config', 'notes.rewriteRef', 'refs/notes/handoff');
+    const next = commitWithHooks(repo, 'feat: next under husky', {}, { args: ['-m', 'z'.repeat(201)] });
+    expect(next.stderr).toContain('husky post-commit ran');
+    expect(next.stderr).toMatch(/git-handoff: substantive commit/);
+
+    // A teammate without git-handoff: the block does nothing, husky reports no failure.
+    const bare = commitWithHooks(repo, 'feat: teammate', {}, { env: { PATH: process.env.PATH!.split(':').filter((p) => !p.includes('handoff')).join(':') } });
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toContain('husky post-commit ran');
+    expect(bare.stderr + bare.stdout).not.toMatch(/git-handoff|husky - .* failed|not found/);
+
+    const un = handoff(repo, ['uninstall']);
+    expect(un.code).toBe(0);
+    expect(snapshot(join(repo.dir, '.husky'), (rel) => rel.startsWith('_/'))).toEqual(Object.fromEntries(Object.entries(before).filter(([k]) => !k.startsWith('_/'))));
+    expect(readFileSync(join(repo.dir, '.git/config'))).toEqual(config);
+  });
+
+  it('a husky hook edited after init loses only our block', () => {
+    const repo = TestRepo.init();
+    repo.commit('chore: start');
+    husky(repo);
+    handoff(repo, ['init']);
+    const file = join(repo.dir, '.husky/post-commit');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}echo mine\n`);
+    const r = handoff(repo, ['uninstall']);
+    expect(r.stdout).toContain('take our part out of .husky/post-commit (it changed after init)');
+    expect(readFileSync(file, 'utf8')).toBe('echo mine\n');
+    expect(existsSync(join(repo.dir, '.husky/prepare-commit-msg'))).toBe(false);
+  });
+});
+
+describe('lefthook', () => {
+  it('adds our commands to lefthook.yml, keeping the rest of the file; uninstall restores it byte for byte', () => {
+    const repo = TestRepo.init();
+    const original = [
+      '# lefthook config',
+      'pre-commit:',
+      '  parallel: true',
+      '  commands:',
+      '    lint:',
+      '      run: npm run lint',
+      'post-commit:',
+      '  commands:',
+      '    notify:',
+      '      run: echo committed # keep me',
+      '',
+    ].join('\n');
+    repo.write('lefthook.yml', original);
+    repo.commit('chore: start', { 'README.md': 'x\n' });
+    const init = handoff(repo, ['init']);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain("run 'lefthook install'");
+    expect(existsSync(join(repo.dir, '.git/hooks/post-commit'))).toBe(false);
+    const text = readFileSync(join(repo.dir, 'lefthook.yml'), 'utf8');
+    expect(text).toContain('post-commit:\n  commands:\n    # >>> git-handoff >>>\n    git-handoff:\n      run: command -v git-handoff >/dev/null 2>&1 && git-handoff hook post-commit || true\n    # <<< git-handoff <<<\n    notify:');
+    expect(text).toContain('prepare-commit-msg:\n  commands:\n    # >>> git-handoff >>>\n    git-handoff:\n      run: command -v git-handoff >/dev/null 2>&1 && git-handoff hook prepare-commit-msg {1} {2} {3} || true\n');
+    expect(text).toContain('post-rewrite:\n  commands:\n    # >>> git-handoff >>>\n    git-handoff:\n      run: command -v git-handoff >/dev/null 2>&1 && git-handoff hook post-rewrite {1} || true\n      use_stdin: true\n');
+    expect(text.startsWith('# lefthook config\npre-commit:\n  parallel: true\n')).toBe(true);
+    expect(handoff(repo, ['init', '--json']).json.changed).toBe(false);
+    handoff(repo, ['uninstall']);
+    expect(readFileSync(join(repo.dir, 'lefthook.yml'), 'utf8')).toBe(original);
+  });
+
+  it('edited after init: uninstall takes out only our commands', () => {
+    const repo = TestRepo.init();
+    repo.write('lefthook.yaml', 'pre-push:\n  commands:\n    test:\n      run: npm test\n');
+    repo.commit('chore: start');
+    handoff(repo, ['init']);
+    const file = join(repo.dir, 'lefthook.yaml');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}commit-msg:\n  commands:\n    lint:\n      run: commitlint\n`);
+    handoff(repo, ['uninstall']);
+    expect(readFileSync(file, 'utf8')).toBe('pre-push:\n  commands:\n    test:\n      run: npm test\ncommit-msg:\n  commands:\n    lint:\n      run: commitlint\n');
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { handoff } from '../helpers/cli.js';
+import { Fleet, sync, writeVersion, type FleetRepo } from '../helpers/fleet.js';
+
+const SECRET = 'AKIAQWERTYUIOPASDFGH';
+
+/** Every object of the repository that still holds the secret (the remote included). */
+function objectsWithSecret(repo: FleetRepo): number {
+  const out = repo.gitRaw(['cat-file', '--batch-all-objects', '--batch']).stdout;
+  return out.split(SECRET).length - 1;
+}
+
+function footprint(repo: FleetRepo): string {
+  return [repo.git('for-each-ref'), repo.gitRaw(['reflog', 'show', '--all']).stdout, repo.git('count-objects', '-v')].join('\n');
+}
+
+describe('purge: a leaked secret removed from every copy of the history', () => {
+  it('tombstones the version, needs sync --force for the remote, and other clones follow on sync', () => {
+    const fleet = new Fleet(2);
+    const [a, b] = fleet.clones;
+    const v1 = writeVersion(a, 'clean start');
+    a.commit('feat: more');
+    // A secret gets through: an over-broad allow pattern, removed afterwards.
+    a.git('config', 'handoff.secrets.allow', 'AKIA');
+    const leaked = writeVersion(a, `deploy with key ${SECRET}`);
+    a.git('config', '--unset', 'handoff.secrets.allow');
+    const v3 = writeVersion(a, 'later, clean');
+    sync(a);
+    sync(b);
+    const fromB = writeVersion(b, 'b kept working');
+    expect(objectsWithSecret(b)).toBeGreaterThan(0);
+
+    const before = footprint(a);
+    const dry = handoff(a, ['purge', leaked.slice(0, 10), '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('dry run: nothing was written');
+    expect(footprint(a)).toBe(before);
+
+    const purge = handoff(a, ['purge', leaked.slice(0, 10), '--json']);
+    expect(purge.code, purge.stderr).toBe(0);
+    expect(purge.json.remotes).toEqual([{ remote: 'origin', command: 'git handoff sync --force origin' }]);
+    expect(purge.json.purged[0].version).toBe(leaked);
+    const human = handoff(a, ['log']);
+    expect(human.stdout).toContain('(purged: this version held content');
+    expect(a.git('log', '-p', 'refs/notes/handoff')).not.toContain(SECRET);
+    // Versions before the purged one keep their ids; later ones are replayed with their content.
+    const summaries = handoff(a, ['log', '--all', '--json']).json.versions.map((v: any) => v.summary);
+    expect(summaries).toEqual(['later, clean', expect.stringMatching(/^\(purged/), 'clean start']);
+    expect(handoff(a, ['log', '--all', '--json']).json.versions[2].version).toBe(v1);
+
+    const refused = handoff(a, ['sync']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/still holds purged version .*git handoff sync --force origin$/m);
+    expect(sync(a, ['--force']).forced).toBe(true);
+
+    // b still has the old history and a new version of its own: sync applies the purge, keeps b's work.
+    const sb = sync(b);
+    expect(sb.purged_locally).toEqual([leaked]);
+    sync(a);
+    for (const r of fleet.all()) {
+      const log = handoff(r, ['log', '--all', '--json']).json.versions.map((v: any) => v.summary);
+      expect(log).toEqual(expect.arrayContaining(['b kept working', 'later, clean', 'clean start', expect.stringMatching(/^\(purged/)]));
+      expect(log).toHaveLength(4);
+      expect(r.git('log', '-p', 'refs/notes/handoff')).not.toContain(SECRET);
+      r.git('reflog', 'expire', '--expire=now', '--all');
+      r.git('gc', '-q', '--prune=now');
+      expect(objectsWithSecret(r), `${r.name} still holds the secret`).toBe(0);
+      r.fsck();
+    }
+    expect(new Set(fleet.all().map((r) => r.notesRef())).size).toBe(1);
+    expect(fromB).toMatch(/^[0-9a-f]{40}$/);
+    expect(v3).not.toBe(leaked);
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { spawnSync } from 'node:child_process';
+import { huskyBlock, withBlock, withoutBlock, withLefthookCommand, withoutLefthookCommands, hasBlock } from '../../src/core/hook-blocks.js';
+import { newestNote, noteDate, parseRewriteList } from '../../src/core/rewrite.js';
+import { coversHandoff } from '../../src/app/install/notes-config.js';
+
+describe('husky blocks', () => {
+  it.each(['post-commit', 'prepare-commit-msg', 'post-rewrite'])('the %s block is valid POSIX sh', (hook) => {
+    expect(spawnSync('sh', ['-n'], { input: huskyBlock(hook) }).status).toBe(0);
+  });
+
+  it('goes first (after a #! line), is replaced in place, and comes out leaving the file as it was', () => {
+    const block = huskyBlock('post-commit');
+    expect(withBlock('', block)).toBe(block);
+    const withShebang = withBlock('#!/usr/bin/env sh\nnpm test\n', block);
+    expect(withShebang).toBe(`#!/usr/bin/env sh\n${block}npm test\n`);
+    expect(withBlock(withShebang, block)).toBe(withShebang);
+    expect(withoutBlock(withShebang)).toBe('#!/usr/bin/env sh\nnpm test\n');
+    const stale = withShebang.replace('hook post-commit', 'hook post-commit --old');
+    expect(withBlock(stale, block)).toBe(withShebang);
+  });
+
+  it('round-trips any script without our markers', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string().filter((s) => !s.includes('\n') && !s.includes('git-handoff')), { maxLength: 8 }), (lines) => {
+        const text = lines.join('\n');
+        const added = withBlock(text, huskyBlock('post-commit'));
+        expect(hasBlock(added)).toBe(true);
+        expect(withBlock(added, huskyBlock('post-commit'))).toBe(added);
+        expect(withoutBlock(added)).toBe(text === '' ? '' : text);
+      }),
+    );
+  });
+
+  it('the post-rewrite block hands git\'s list on to the rest of the script', () => {
+    const script = `${huskyBlock('post-rewrite')}echo "rest: $(cat)"\n`;
+    const r = spawnSync('sh', ['-e', '-c', script, 'post-rewrite', 'amend'], { input: 'a b\nc d\n', env: { PATH: '/usr/bin:/bin', HANDOFF_SKIP: '1' }, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('rest: a b\nc d\n');
+  });
+});
+
+describe('lefthook config edits', () => {
+  it('creates the hook section when missing, indenting like the file', () => {
+    const out = withLefthookCommand('pre-push:\n    commands:\n        t:\n            run: x\n', 'post-commit');
+    expect(out).toBe(
+      'pre-push:\n    commands:\n        t:\n            run: x\npost-commit:\n    commands:\n        # >>> git-handoff >>>\n        git-handoff:\n            run: command -v git-handoff >/dev/null 2>&1 && git-handoff hook post-commit || true\n        # <<< git-handoff <<<\n',
+    );
+    expect(withoutLefthookCommands(out)).toBe('pre-push:\n    commands:\n        t:\n            run: x\n');
+  });
+
+  it('adds `commands:` under a hook that has none, and is idempotent', () => {
+    const src = 'post-commit:\n  parallel: true\n';
+    const out = withLefthookCommand(src, 'post-commit');
+    expect(out).toContain('post-commit:\n  commands:\n    # >>> git-handoff >>>\n');
+    expect(out).toContain('  parallel: true\n');
+    expect(withLefthookCommand(out, 'post-commit')).toBe(out);
+    expect(withoutLefthookCommands(out)).toBe(src);
+  });
+
+  it('starts an empty file', () => {
+    const out = withLefthookCommand('', 'post-rewrite');
+    expect(out).toMatch(/^post-rewrite:\n {2}commands:\n/);
+    expect(out).toContain('use_stdin: true');
+    expect(withoutLefthookCommands(out)).toBe('');
+  });
+});
+
+describe('post-rewrite decisions', () => {
+  it('groups git\'s list by new commit, in order', () => {
+    const [a, b, c, n1, n2] = ['a', 'b', 'c', '1', '2'].map((x) => x.repeat(40));
+    const m = parseRewriteList(`${a} ${n1}\n${b} ${n1}\n${c} ${n2} extra\nnot a line\n\n`);
+    expect([...m]).toEqual([[n1, [a, b]], [n2, [c]]]);
+  });
+
+  it('keeps the newest by date; without dates, the last listed', () => {
+    const note = (blob: string, date?: string) => ({ blob, text: `schema: 1\nsummary: s\n${date ? `date: "${date}"\n` : ''}` });
+    expect(noteDate('date: "2026-01-01T00:00:00Z"\n')).toBe(Date.parse('2026-01-01T00:00:00Z'));
+    expect(newestNote([note('new', '2026-02-01T00:00:00Z'), note('old', '2026-01-01T00:00:00Z')])!.blob).toBe('new');
+    expect(newestNote([note('old', '2026-01-01T00:00:00Z'), note('new', '2026-02-01T00:00:00Z')])!.blob).toBe('new');
+    expect(newestNote([note('first'), note('last')])!.blob).toBe('last');
+    expect(newestNote([note('dated', '2026-01-01T00:00:00Z'), note('undated')])!.blob).toBe('dated');
+    expect(newestNote([])).toBeNull();
+  });
+});
+
+describe('notes config', () => {
+  it.each([
+    ['refs/notes/handoff', true],
+    ['refs/notes/*', true],
+    ['refs/notes/hand*', true],
+    ['refs/notes/commits', false],
+    ['refs/notes/handoff2', false],
+  ])('%s covers refs/notes/handoff: %s', (v, want) => {
+    expect(coversHandoff(v)).toBe(want);
+  });
+});
