@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { TestRepo } from '../helpers/repo.js';
+import { noHandoffPath } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
 import { commitWithHooks, snapshot } from '../helpers/hooks.js';
 
@@ -55,7 +56,7 @@ describe('husky', () => {
     expect(next.stderr).toMatch(/git-handoff: substantive commit/);
 
     // A teammate without git-handoff: the block does nothing, husky reports no failure.
-    const bare = commitWithHooks(repo, 'feat: teammate', {}, { env: { PATH: process.env.PATH!.split(':').filter((p) => !p.includes('handoff')).join(':') } });
+    const bare = commitWithHooks(repo, 'feat: teammate', {}, { env: { PATH: noHandoffPath() } });
     expect(bare.code).toBe(0);
     expect(bare.stderr).toContain('husky post-commit ran');
     expect(bare.stderr + bare.stdout).not.toMatch(/git-handoff|husky - .* failed|not found/);
