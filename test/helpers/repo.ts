@@ -18,13 +18,14 @@ export const BASE_EPOCH = 1767225600;
  * Quick start command installs it, and the second runs these tests).
  */
 let stubDir: string | null = null;
+const ORIGINAL_PATH = process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
 export function noHandoffPath(): string {
   if (!stubDir) {
     stubDir = realpathSync(mkdtempSync(join(tmpdir(), 'handoff-absent-')));
     writeFileSync(join(stubDir, 'git-handoff'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     made.push(stubDir);
   }
-  return `${stubDir}:${process.env.PATH}`;
+  return `${stubDir}:${ORIGINAL_PATH}`;
 }
 
 export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
