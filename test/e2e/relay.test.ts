@@ -153,6 +153,26 @@ describe('relay', () => {
     expect(sessions.every((s) => s === rows[0].session)).toBe(true);
   });
 
+  it('without --once it relays each version that asks, polling until it is stopped', async () => {
+    const repo = repoAskingRelay();
+    const out = join(agentDir, 'loop');
+    // the bin itself (not through git), so the signal reaches the relay as Ctrl-C would
+    const child = spawn(join(inject('binDir'), 'git-handoff'), ['relay', '--timeout', '30', '--agent-cmd', agentCmd('accepted', out)], { cwd: repo.dir, env: { ...repo.tick(), PATH: cliPath(), ...env } });
+    let stderr = '';
+    child.stderr.on('data', (b) => (stderr += b));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const accepted = async (n: number) => {
+      for (let i = 0; i < 300 && status(repo).filter((r: { status: string }) => r.status === 'accepted').length < n; i++) await new Promise((r) => setTimeout(r, 100));
+      return status(repo).filter((r: { status: string }) => r.status === 'accepted').length;
+    };
+    expect(await accepted(1)).toBe(1);
+    expect(handoff(repo, ['write', '--relay', '--summary', 'the next hand-over']).code).toBe(0);
+    expect(await accepted(2)).toBe(2);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr.match(/accepted by/g)).toHaveLength(2);
+  });
+
   it('nothing to do when the latest version does not ask for a relay; usage and environment errors are clear', () => {
     const repo = TestRepo.init();
     repo.commit('feat: x');
