@@ -5,7 +5,7 @@
 // whose modules are evaluated only when used, and the heavy libraries (js-yaml, diff) in
 // files of their own, required only on the paths that need them.
 import { build } from 'esbuild';
-import { rmSync, mkdirSync, writeFileSync, chmodSync, readFileSync } from 'node:fs';
+import { rmSync, mkdirSync, writeFileSync, chmodSync, readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -27,9 +27,25 @@ for (const [name, file] of Object.entries(VENDOR)) {
 // dispatcher (cli.cjs) requires the one it needs; shared code is simply repeated.
 const registry = readFileSync(join(root, 'src/commands/registry.ts'), 'utf8');
 const commands = [...registry.matchAll(/import\('\.\/([a-z0-9-]+)\.js'\)/g)].map((m) => m[1]);
+// A command's dynamic `import('../app/...')` (one git hook event, the agent hooks) is a
+// bundle of its own too, so `hook post-commit` does not compile the agent machinery.
+const lazyName = (spec) => `lazy-${spec.replace(/^\.\.\/app\//, '').replace(/\.js$/, '').replace(/[^a-z0-9]+/gi, '-')}`;
+const lazy = new Map();
+for (const c of commands) {
+  const text = readFileSync(join(root, 'src/commands', `${c}.ts`), 'utf8');
+  for (const m of text.matchAll(/import\('(\.\.\/app\/[a-z0-9/-]+\.js)'\)/g)) {
+    // (a path named only in a comment has no file)
+    if (existsSync(join(root, 'src', m[1].slice(3).replace(/\.js$/, '.ts')))) lazy.set(m[1], lazyName(m[1]));
+  }
+}
 const splitPlugin = {
   name: 'split',
   setup(b) {
+    b.onResolve({ filter: /^\.\.\/app\// }, (args) =>
+      args.importer.includes(`${join('src', 'commands')}/`) && args.kind === 'dynamic-import' && lazy.has(args.path)
+        ? { path: `./${lazy.get(args.path)}.cjs`, external: true }
+        : undefined,
+    );
     b.onResolve({ filter: new RegExp(`^(${Object.keys(VENDOR).join('|')})$`) }, (args) => ({ path: `./${VENDOR[args.path]}`, external: true }));
     b.onResolve({ filter: /^\.\/[a-z0-9-]+\.js$/ }, (args) =>
       args.importer.endsWith(join('commands', 'registry.ts')) ? { path: `./cmd-${args.path.slice(2, -3)}.cjs`, external: true } : undefined,
@@ -38,6 +54,7 @@ const splitPlugin = {
 };
 const entries = { cli: join(root, 'src/bin.ts') };
 for (const c of commands) entries[`cmd-${c}`] = join(root, 'src/commands', `${c}.ts`);
+for (const [spec, name] of lazy) entries[name] = join(root, 'src', spec.replace(/^\.\.\//, '').replace(/\.js$/, '.ts'));
 await build({
   ...common,
   entryPoints: entries,

@@ -82,7 +82,11 @@ async function firstSinceBoundary(repo: Repo, commit: Commit, amendedFrom: strin
     if (stops.has(id)) return !seen.some((c) => !isExcludedSubject(c.subject));
     const c = await readCommit(repo, id);
     if (!c) break;
-    seen.push({ subject: subjectLine(c.message), time: c.committer.timestamp });
+    const subject = subjectLine(c.message);
+    // A non-excluded commit made after the boundary settles it on either branch below:
+    // stop here instead of walking on (this hook runs on every commit).
+    if (c.committer.timestamp >= since && !isExcludedSubject(subject)) return false;
+    seen.push({ subject, time: c.committer.timestamp });
     id = c.parents[0];
   }
   return !seen.some((c) => c.time >= since && !isExcludedSubject(c.subject));
