@@ -23,7 +23,11 @@ export const command: CommandModule = {
     try {
       const r = await showHandoff(repo, { version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) });
       if (ctx.json) return void ctx.io.json(showJson(r));
-      if (!r.version) return;
+      if (!r.version) {
+        // nothing to show, but a reader must still learn that notes were passed over
+        for (const n of notices(r)) ctx.io.err(n);
+        return;
+      }
       ctx.io.out(renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: notices(r) }, ctx.io.paint));
     } finally {
       repo.close();

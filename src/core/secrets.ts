@@ -22,9 +22,14 @@ export interface SecretHit {
 
 const PLACEHOLDER = /^(<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%?|\*+|x{3,}|\.{3,}|changeme|redacted|example|placeholder|dummy|none|null|true|false|undefined|your[-_a-z]*|\{\{.*\}\})$/i;
 
+// Unquoted code that reads a credential (`cfg.auth.token`, `getToken()`, `os.environ["KEY"]`)
+// names where a secret lives; it is not one.
+const CODE_REFERENCE = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*[([]|^[A-Za-z_$]+(\.[A-Za-z_$]+)+$/;
+
 function realValue(v: string): boolean {
   const bare = v.replace(/^["'`]|["'`,;]$/g, '');
   if (bare.length < 8 || PLACEHOLDER.test(bare)) return false;
+  if (!/^["'`]/.test(v) && CODE_REFERENCE.test(bare)) return false;
   if (/^(.)\1+$/.test(bare)) return false;
   // A real credential mixes character classes; a word like "reset_required" does not.
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((r) => r.test(bare)).length;

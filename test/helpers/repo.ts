@@ -3,7 +3,8 @@
  * identities and dates, so results are exact and independent of the machine.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync, readdirSync, readFileSync, lstatSync, readlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -98,6 +99,33 @@ export class TestRepo {
   nativeNote(rev = 'HEAD'): string | null {
     const r = this.gitRaw(['notes', '--ref=handoff', 'show', rev]);
     return r.status === 0 ? r.stdout : null;
+  }
+
+  /** The git dir (`.git`, or the repository itself when bare). */
+  gitDir(): string {
+    return this.gitRaw(['rev-parse', '--absolute-git-dir']).stdout.trim();
+  }
+
+  /**
+   * Every file, link and folder under the git dir with a hash of its content, so a test can
+   * assert that a command wrote nothing at all (no object, ref, reflog, config or lock).
+   */
+  snapshot(dir = this.gitDir()): Record<string, string> {
+    const out: Record<string, string> = {};
+    const walk = (abs: string, rel: string) => {
+      for (const name of readdirSync(abs).sort()) {
+        const a = join(abs, name);
+        const r = rel ? `${rel}/${name}` : name;
+        const st = lstatSync(a);
+        if (st.isDirectory()) {
+          out[`${r}/`] = 'dir';
+          walk(a, r);
+        } else if (st.isSymbolicLink()) out[r] = `link ${readlinkSync(a)}`;
+        else out[r] = createHash('sha1').update(readFileSync(a)).digest('hex');
+      }
+    };
+    walk(dir, '');
+    return out;
   }
 
   fsck(): string {
