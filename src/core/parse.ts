@@ -3,6 +3,32 @@
  * only when a document needs it (DESIGN.md: keep start-up lean).
  */
 import { parseSubset, NotInSubset } from './fast-yaml.js';
+import { DEFAULT_MAX_BYTES } from './bytes.js';
+
+/**
+ * About how many bytes `value` takes once aliases are expanded (as the canonical emitter
+ * and JSON.stringify would expand them), counting each shared node once per use, and
+ * stopping past `limit`: a small document of nested aliases ("billion laughs") must be
+ * refused before anything expands it.
+ */
+export function expandedSize(value: unknown, limit: number): number {
+  const memo = new Map<object, number>();
+  const size = (v: unknown): number => {
+    if (typeof v === 'string') return v.length + 3;
+    if (v === null || typeof v !== 'object') return 8;
+    const known = memo.get(v);
+    if (known !== undefined) return known;
+    memo.set(v, limit + 1); // a cycle counts as too large
+    let total = 2;
+    for (const [k, x] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
+      total += String(k).length + 2 + size(x);
+      if (total > limit) break;
+    }
+    memo.set(v, total);
+    return total;
+  };
+  return size(value);
+}
 
 export class ParseError extends Error {
   constructor(message: string, readonly line: number | null) {
@@ -46,6 +72,10 @@ async function parseYaml(text: string): Promise<unknown> {
     const docs: unknown[] = [];
     yaml.loadAll(text, (d: unknown) => docs.push(d), { schema: yaml.CORE_SCHEMA });
     if (docs.length > 1) throw new ParseError('invalid YAML: holds more than one document', null);
+    const limit = Math.max(DEFAULT_MAX_BYTES, 4 * text.length);
+    if (/[&*]/.test(text) && expandedSize(docs[0], limit) > limit) {
+      throw new ParseError(`invalid YAML: its aliases expand it past ${limit} bytes`, null);
+    }
     return docs[0] ?? null;
   } catch (e) {
     if (e instanceof ParseError) throw e;

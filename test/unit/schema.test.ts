@@ -223,6 +223,20 @@ describe('parseDocument', () => {
     await expect(parseDocument('summary: a\n---\nsummary: b\n')).rejects.toThrow(/more than one document/);
   });
 
+  it('refuses nested aliases that would expand a small text past the size limit (billion laughs)', async () => {
+    const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
+    let text = `summary: s\nx_a: &a [${Array(10).fill('xxxxxxxxxx').join(', ')}]\n`;
+    for (let i = 1; i < levels.length; i++) text += `x_${levels[i]}: &${levels[i]} [${Array(10).fill(`*${levels[i - 1]}`).join(', ')}]\n`;
+    expect(text.length).toBeLessThan(1000);
+    const started = Date.now();
+    await expect(parseDocument(text)).rejects.toThrow(/^invalid YAML: its aliases expand it past \d+ bytes$/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('keeps ordinary anchors and aliases', async () => {
+    expect(await parseDocument('guards: &g [no force push]\nx_again: *g\n')).toEqual({ guards: ['no force push'], x_again: ['no force push'] });
+  });
+
   it('reads an empty document as null', async () => {
     expect(await parseDocument('')).toBeNull();
     expect(await parseDocument('# only a comment\n')).toBeNull();
