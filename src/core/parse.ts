@@ -40,8 +40,32 @@ function lineOfOffset(text: string, offset: number): number {
   return text.slice(0, offset).split('\n').length;
 }
 
+/** No handoff nests deeper than this; a deeper document would overflow the stack later. */
+export const MAX_DEPTH = 64;
+
+/** True when `value` nests mappings and lists more than `max` levels deep (no recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  const seen = new Map<object, number>();
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    if ((seen.get(v) ?? -1) >= depth) continue;
+    seen.set(v, depth);
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return false;
+}
+
 /** Parses YAML (with the core schema: no dates, no custom tags) or JSON. */
 export async function parseDocument(text: string): Promise<unknown> {
+  const value = await parseAny(text);
+  if (nestedDeeperThan(value, MAX_DEPTH)) throw new ParseError(`invalid document: nested more than ${MAX_DEPTH} levels deep`, null);
+  return value;
+}
+
+async function parseAny(text: string): Promise<unknown> {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {

@@ -244,6 +244,18 @@ describe('write: refusals leave the repository untouched', () => {
     expect(repo.snapshot()).toEqual(before);
   });
 
+  it('refuses a document nested 100,000 levels deep with one line, not a crash', () => {
+    repo.git('config', '--unset', 'handoff.maxBytes');
+    try {
+      const before = repo.snapshot();
+      const deep = `{"summary": "s", "x": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+      expectRefused(handoff(repo, ['write'], { input: deep }), /stdin: invalid document: nested more than 64 levels deep/);
+      expect(repo.snapshot()).toEqual(before);
+    } finally {
+      repo.git('config', 'handoff.maxBytes', '2000');
+    }
+  });
+
   it('refuses invalid UTF-8', () => {
     const r = handoff(repo, ['write'], { input: Buffer.from([0x73, 0x3a, 0x20, 0xc3, 0x28, 0x0a]) });
     expectRefused(r, /stdin is not valid UTF-8/);

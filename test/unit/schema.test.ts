@@ -233,6 +233,19 @@ describe('parseDocument', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it.each([
+    ['JSON', (n: number) => `{"summary": "s", "x": ${'['.repeat(n)}${']'.repeat(n)}}`],
+    ['YAML flow', (n: number) => `summary: s\nx: ${'['.repeat(n)}${']'.repeat(n)}\n`],
+    ['YAML blocks', (n: number) => `summary: s\nx:\n${Array.from({ length: n }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n')}\n`],
+  ])('refuses %s nested past the depth limit, however deep', async (_kind, make) => {
+    expect(await parseDocument(make(60))).toMatchObject({ summary: 's' });
+    for (const n of [70, 200_000]) {
+      const e = await parseDocument(make(Math.min(n, _kind === 'YAML blocks' ? 1200 : n))).then(() => null, (x: unknown) => x);
+      expect(e).toBeInstanceOf(ParseError);
+      expect((e as Error).message).toMatch(/^invalid (document|YAML)\b/);
+    }
+  });
+
   it('keeps ordinary anchors and aliases', async () => {
     expect(await parseDocument('guards: &g [no force push]\nx_again: *g\n')).toEqual({ guards: ['no force push'], x_again: ['no force push'] });
   });
