@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
-import { BARE_HANDOFF_HINT, continuationPaths, entriesOf, parseFrontMatter, planSweep, type TopicFile, type TopicPlan } from '../core/sweep.js';
+import { BARE_HANDOFF_HINT, continuationPaths, planSweep, readTopic, type TopicFile, type TopicPlan } from '../core/sweep.js';
 
 export const STREAMING_DIR = 'cadence/streaming';
 export const ACTIVE_FILE = 'cadence/_ACTIVE.md';
@@ -22,30 +22,53 @@ export async function sweep(repo: Repo, nowMs = Date.now()): Promise<SweepResult
   const hint = isDir(join(top, '.handoff')) ? BARE_HANDOFF_HINT : null;
   const dir = join(top, STREAMING_DIR);
   if (!isDir(dir)) return { topics: [], hint };
-  const names = readdirSync(dir).filter((n) => n.endsWith('.md') && isFile(join(dir, n))).sort();
   const files: TopicFile[] = [];
-  for (const n of names) {
-    const abs = join(dir, n);
-    const text = readFileSync(abs, 'utf8');
-    const fm = parseFrontMatter(text);
-    if (!fm || fm.data.status !== 'active') continue;
-    files.push({ path: `${STREAMING_DIR}/${n}`, text, committedAt: null, mtime: statSync(abs).mtimeMs, ...{ undated: entriesOf(fm.body).some((e) => e.time === null) } });
+  const undated: TopicFile[] = [];
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    if (!d.name.endsWith('.md') || !(d.isFile() || (d.isSymbolicLink() && isFile(join(dir, d.name))))) continue;
+    const abs = join(dir, d.name);
+    const parsed = readTopic(readFileSync(abs, 'utf8'));
+    if (!parsed || parsed.data.status !== 'active') continue;
+    const f: TopicFile = { path: `${STREAMING_DIR}/${d.name}`, text: '', parsed, committedAt: null, mtime: null };
+    files.push(f);
+    if (parsed.entries.some((e) => e.time === null)) undated.push(f);
   }
   if (!files.length) return { topics: [], hint };
-  // An undated entry takes the file's last commit time: one git call per such file.
-  await Promise.all(
-    files
-      .filter((f) => (f as TopicFile & { undated: boolean }).undated)
-      .map(async (f) => {
-        const r = await repo.runGit(['log', '-1', '--format=%ct', '--', f.path], { readOnly: true });
-        const t = Number(r.stdout.toString().trim());
-        f.committedAt = r.code === 0 && t > 0 ? t * 1000 : null;
-      }),
-  );
+  // An undated entry takes the file's last commit time, else its mtime.
+  const times = await lastCommitTimes(repo, undated.map((f) => f.path));
+  for (const f of undated) {
+    f.committedAt = times.get(f.path) ?? null;
+    if (f.committedAt === null) f.mtime = statSync(join(top, f.path)).mtimeMs;
+  }
   const activeAbs = join(top, ACTIVE_FILE);
   const activeText = existsSync(activeAbs) ? readFileSync(activeAbs, 'utf8') : null;
   const continuation = continuationPaths(activeText, await latestContinuationRefs(repo), files.map((f) => f.path));
   return { topics: planSweep(files, continuation, nowMs), hint };
+}
+
+/** Last commit time (ms) of each path: one `git log` per path for a few, one walk over the folder for many. */
+async function lastCommitTimes(repo: Repo, paths: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (!paths.length) return out;
+  if (paths.length <= 4) {
+    await Promise.all(
+      paths.map(async (p) => {
+        const r = await repo.runGit(['log', '-1', '--format=%ct', '--', p], { readOnly: true });
+        const t = Number(r.stdout.toString().trim());
+        if (r.code === 0 && t > 0) out.set(p, t * 1000);
+      }),
+    );
+    return out;
+  }
+  const want = new Set(paths);
+  const r = await repo.runGit(['log', '--format=%x00%ct', '--name-only', '--no-renames', '--', STREAMING_DIR], { readOnly: true });
+  if (r.code !== 0) return out;
+  let t = 0;
+  for (const line of r.stdout.toString('utf8').split('\n')) {
+    if (line.startsWith('\0')) t = Number(line.slice(1)) * 1000;
+    else if (line && want.has(line) && !out.has(line)) out.set(line, t);
+  }
+  return out;
 }
 
 async function latestContinuationRefs(repo: Repo): Promise<string[]> {

@@ -4,7 +4,6 @@
  * `process.stdout` loads Node's whole stream stack, a measurable part of a hook's budget.
  */
 import { fstatSync, readFileSync, writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
 import type { Painter } from '../core/bookmark.js';
 
 export interface Io {
@@ -14,6 +13,11 @@ export interface Io {
   color: boolean;
   paint: Painter;
   stdinIsTTY: boolean;
+}
+
+/** `tty.isatty`, loaded only when asked. */
+function isatty(fd: number): boolean {
+  return process.getBuiltinModule('node:tty').isatty(fd);
 }
 
 export function colorEnabled(fd = 1): boolean {
@@ -41,14 +45,24 @@ function writeAll(fd: 1 | 2, text: string): void {
 }
 
 export function processIo(): Io {
-  const color = colorEnabled(1);
+  // Looked up on first use: `node:tty` loads Node's net and stream stack, which a hook that
+  // prints one plain line to stderr never needs.
+  let color: boolean | undefined;
+  let paint: Painter | undefined;
+  let stdinIsTTY: boolean | undefined;
   return {
     out: (t) => writeAll(1, t),
     err: (l) => writeAll(2, l.endsWith('\n') ? l : `${l}\n`),
     json: (doc) => writeAll(1, `${JSON.stringify(doc, null, 2)}\n`),
-    color,
-    paint: painter(color),
-    stdinIsTTY: isatty(0),
+    get color() {
+      return (color ??= colorEnabled(1));
+    },
+    get paint() {
+      return (paint ??= painter(this.color));
+    },
+    get stdinIsTTY() {
+      return (stdinIsTTY ??= isatty(0));
+    },
   };
 }
 

@@ -88,10 +88,23 @@ export interface TopicFile {
   /** repository-relative path, e.g. cadence/streaming/parser.md */
   path: string;
   text: string;
+  /** `readTopic(text)` when the caller parsed it already */
+  parsed?: ParsedTopic | null;
   /** the file's last commit time (ms), else null */
   committedAt: number | null;
-  /** the file's modification time (ms) */
-  mtime: number;
+  /** the file's modification time (ms); null when not looked up (every entry is dated) */
+  mtime: number | null;
+}
+
+export interface ParsedTopic {
+  data: FrontMatter;
+  entries: { heading: string; time: number | null }[];
+}
+
+/** A topic file's front matter and entries, or null without front matter. */
+export function readTopic(text: string): ParsedTopic | null {
+  const fm = parseFrontMatter(text);
+  return fm && { data: fm.data, entries: entriesOf(fm.body) };
 }
 
 export interface TopicPlan {
@@ -124,10 +137,10 @@ function ago(ms: number): string {
 export function planSweep(files: TopicFile[], continuation: Set<string>, nowMs: number): TopicPlan[] {
   const out: TopicPlan[] = [];
   for (const f of files) {
-    const fm = parseFrontMatter(f.text);
+    const fm = f.parsed === undefined ? readTopic(f.text) : f.parsed;
     if (!fm || fm.data.status !== 'active') continue;
-    const entries = entriesOf(fm.body);
-    const fallback = f.committedAt ?? f.mtime;
+    const entries = fm.entries;
+    const fallback = f.committedAt ?? f.mtime ?? nowMs;
     const times = entries.map((e) => e.time ?? fallback);
     const newest = times.length ? Math.max(...times) : null;
     const fidelity = fidelityOf(fm.data.fidelity);

@@ -108,12 +108,15 @@ export class HandoffStore {
    * The latest version of `branch` (else the newest overall) without parsing YAML: our
    * commits name their target and branch in trailers; a native note's branch is read from
    * its `branch:` line. Its note is not validated: what hooks need is where it sits. Used
-   * on the post-commit path, where js-yaml would cost more than the whole hook.
+   * on the post-commit path, where js-yaml would cost more than the whole hook. `limit`
+   * bounds the versions read (then the newest overall stands in).
    */
-  async latestInfo(branch: string | null): Promise<VersionInfo | null> {
+  async latestInfo(branch: string | null, limit = Infinity): Promise<VersionInfo | null> {
     let newest: VersionInfo | null = null;
+    let n = 0;
     for await (const v of this.versions()) {
       newest ??= v;
+      if (++n > limit) break;
       let b = v.branch;
       if (b === undefined) {
         const note = await findNote(this.repo.objects, v.commit.tree, v.target);

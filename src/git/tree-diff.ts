@@ -13,6 +13,7 @@ async function entries(store: ObjectStore, oid: string | null): Promise<TreeEntr
 
 /** Files that differ between two trees, counted up to `limit + 1` (then it stops reading). */
 export async function countChangedFiles(store: ObjectStore, oldTree: string | null, newTree: string, limit: number): Promise<number> {
+  if (oldTree === newTree) return 0;
   let count = 0;
   async function walk(a: string | null, b: string | null): Promise<void> {
     const [ea, eb] = await Promise.all([entries(store, a), entries(store, b)]);

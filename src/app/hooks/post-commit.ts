@@ -15,6 +15,8 @@ import type { HookContext } from './types.js';
 
 /** How far back the first-commit rule looks for the boundary before going by dates. */
 const WALK_LIMIT = 200;
+/** How many notes commits it reads looking for the current branch's latest version. */
+const NOTES_WALK_LIMIT = 500;
 
 const REASONS: Record<string, string> = {
   'first-commit': 'the first commit since the last handoff',
@@ -52,12 +54,13 @@ export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
   if (isExcludedSubject(subjectLine(commit.message))) return { substantive: false, rule: 'excluded' };
   const bodyOnly = isSubstantive({ message: commit.message, filesChanged: 0 }, { firstSinceVersion: false });
   if (bodyOnly.substantive) return bodyOnly;
-  const amendedFrom = reflog && reflog.new === head && reflog.message.startsWith('commit (amend)') ? reflog.old : null;
-  const first = await firstSinceBoundary(repo, commit, amendedFrom);
-  if (first) return isSubstantive({ message: commit.message, filesChanged: 0 }, { firstSinceVersion: true });
+  // Files before the first-commit rule: the tree diff is cheaper than reading the notes history.
   const parentTree = commit.parents.length ? (await readCommit(repo, commit.parents[0]))?.tree ?? null : null;
   const files = await countChangedFiles(repo.objects, parentTree, commit.tree, FILES_THRESHOLD);
-  return isSubstantive({ message: commit.message, filesChanged: files }, { firstSinceVersion: false });
+  if (files > FILES_THRESHOLD) return isSubstantive({ message: commit.message, filesChanged: files }, { firstSinceVersion: false });
+  const amendedFrom = reflog && reflog.new === head && reflog.message.startsWith('commit (amend)') ? reflog.old : null;
+  const first = await firstSinceBoundary(repo, commit, amendedFrom);
+  return isSubstantive({ message: commit.message, filesChanged: files }, { firstSinceVersion: first });
 }
 
 /**
@@ -68,7 +71,7 @@ export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
 async function firstSinceBoundary(repo: Repo, commit: Commit, amendedFrom: string | null): Promise<boolean> {
   const session = readLocalState<SessionState>(repo.gitDir, SESSION_STATE);
   const live = session && !session.ended_at && session.started_head ? session : null;
-  const version = await new HandoffStore(repo).latestInfo(repo.headBranch());
+  const version = await new HandoffStore(repo).latestInfo(repo.headBranch(), NOTES_WALK_LIMIT);
   if (!version && !live) return false;
   const stops = new Set<string>();
   if (version) stops.add(version.target);
