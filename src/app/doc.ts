@@ -4,7 +4,7 @@
  * update the provider, rewrite the SEED section. Validation and the local receipt are
  * all-or-nothing; the provider steps after them resume on a re-run with the same receipt.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Repo } from '../git/repo.js';
@@ -88,19 +88,47 @@ export async function docFacts(ctx: ItemContext, docPath: string): Promise<DocFa
 
 /** Reads the document as text, refusing what cannot be one (size, binary, UTF-8). */
 export function readDoc(abs: string, shown: string): string {
-  const bytes = readFileSync(abs);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch (e) {
+    throw fsRefusal('read', shown, e);
+  }
   const decoded = decodeText(bytes, DEFAULT_MAX_BYTES);
   if ('problem' in decoded) throw new InvalidInput(`${shown}: ${decoded.problem.message.replace(/^input/, 'the document')}`);
-  // Hash and rewrite the bytes as they are (line endings kept), BOM aside.
-  return bytes.toString('utf8').replace(/^\uFEFF/, '');
+  // Hash and rewrite the bytes as they are (line endings and a byte-order mark kept): the hash is git's, and only SEED is ours to change.
+  return bytes.toString('utf8');
 }
 
-function writeAtomically(abs: string, text: string): void {
-  mkdirSync(dirname(abs), { recursive: true });
+const FS_REASONS: Record<string, string> = {
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a file stands where a folder of its path should be',
+  EEXIST: 'a file stands where a folder of its path should be',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+};
+
+/** A document that cannot be read or written is the user's to fix: one line, exit 1, not an internal error. */
+function fsRefusal(action: 'read' | 'write', shown: string, e: unknown): InvalidInput {
+  const code = (e as NodeJS.ErrnoException).code ?? '';
+  return new InvalidInput(`cannot ${action} ${shown}: ${FS_REASONS[code] ?? (e as Error).message}`, { path: shown });
+}
+
+/** Writes through a temporary file and a rename, so the document is whole or untouched; no temporary file is left behind. */
+function writeAtomically(abs: string, text: string, shown: string): void {
   const tmp = `${abs}.${randomBytes(4).toString('hex')}.tmp`;
-  const mode = existsSync(abs) ? statSync(abs).mode : 0o644;
-  writeFileSync(tmp, text, { mode });
-  renameSync(tmp, abs);
+  try {
+    mkdirSync(dirname(abs), { recursive: true });
+    const mode = existsSync(abs) ? statSync(abs).mode : 0o644;
+    writeFileSync(tmp, text, { mode });
+    renameSync(tmp, abs);
+  } catch (e) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {}
+    throw fsRefusal('write', shown, e);
+  }
 }
 
 export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
@@ -126,7 +154,7 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
     const skeleton = renderTemplate(templateText(ctx, lang), { n: String(ref.number), title: record.title, workItem: ref.text });
     const seed = await buildSeed(ctx, { ...record, handoffDoc: path }, lang, ctx.policy.effective);
     const text = replaceSeed(skeleton, seed);
-    if (!req.dryRun) writeAtomically(abs, text);
+    if (!req.dryRun) writeAtomically(abs, text, path);
     return { phase: 'skeleton', workItem: ref.text, path, dryRun: req.dryRun, text };
   }
 
@@ -191,7 +219,7 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
   const seed = await buildSeed(ctx, next, lang, ctx.policy.effective, [receipt]);
   const rewritten = replaceSeed(text, seed);
   const seedWritten = rewritten !== text;
-  if (seedWritten && !req.dryRun) writeAtomically(abs, rewritten);
+  if (seedWritten && !req.dryRun) writeAtomically(abs, rewritten, path);
   return {
     phase: 'handoff',
     workItem: ref.text,

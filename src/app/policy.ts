@@ -85,12 +85,11 @@ export async function approvePolicy(repo: Repo, req: { dryRun: boolean; agent: b
   if (p.approved) return { hash: p.hash!, unchanged: true, dryRun: req.dryRun, commit: null };
   if (req.dryRun) return { hash: p.hash!, unchanged: false, dryRun: true, commit: null };
   const ids = await resolveIdentities(repo);
-  const list = [...(await items.approvedPolicies()), p.hash!];
   const commit = await items.apply({
     kind: 'policy',
     subject: `handoff policy: approve ${POLICY_PATH} ${p.hash!.slice(0, 12)}`,
     trailers: { 'Handoff-Policy': p.hash!, 'Handoff-Approved-By': `${ids.committer.name} <${ids.committer.email}>` },
-    approvedPolicies: list,
+    approvePolicy: p.hash!,
   });
   return { hash: p.hash!, unchanged: false, dryRun: false, commit };
 }

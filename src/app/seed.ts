@@ -4,11 +4,11 @@
  * give the same bytes (no clock, locale or time zone is read on this path).
  */
 import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { upstreamOf } from '../git/reachability.js';
-import { renderSeed } from '../core/seed-prompt.js';
+import { remoteName, renderSeed } from '../core/seed-prompt.js';
 import { assessAuthorization, type AuthorizationView } from '../core/authorization.js';
 import { DEFAULT_RULE_FILES, type Policy } from '../core/policy.js';
 import type { Lang } from '../core/handoff-doc.js';
@@ -19,17 +19,22 @@ import { untrustedNotice } from './policy.js';
 import type { WorkItemRef } from '../core/work-item.js';
 import { UnknownWorkItem } from '../errors.js';
 
-function withoutCredentials(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+/**
+ * The repository's folder name, the same from every worktree of it: the folder holding the
+ * common `.git` (or a bare `name.git`), not the worktree the command runs in.
+ */
+function repositoryFolder(repo: Repo): string {
+  const common = repo.paths.commonDir;
+  return basename(common) === '.git' ? basename(dirname(common)) : basename(common).replace(/\.git$/, '');
 }
 
 async function prefixOf(ctx: ItemContext, policy: Policy) {
   const pre = policy.seed.prefix;
   const origin = await ctx.repo.configGet('remote.origin.url');
+  const remote = origin ? remoteName(origin) : null;
   const { ref } = ctx;
-  const project = pre.project ?? ref.repo ?? (origin ? basename(withoutCredentials(origin)).replace(/\.git$/, '') : null) ?? basename(ctx.workTree);
-  const repository =
-    pre.repository ?? (ref.provider === 'github' ? `github.com/${ref.owner}/${ref.repo}` : origin ? withoutCredentials(origin) : '(local repository, no remote)');
+  const project = pre.project ?? ref.repo ?? (remote ? basename(remote) : repositoryFolder(ctx.repo));
+  const repository = pre.repository ?? (ref.provider === 'github' ? `github.com/${ref.owner}/${ref.repo}` : (remote ?? '(local repository, no remote)'));
   const rules = pre.rules ?? DEFAULT_RULE_FILES.filter((f) => existsSync(join(ctx.workTree, f)));
   return { project, repository, rules, report: pre.report };
 }

@@ -8,7 +8,7 @@ import { branchContaining, resolveCommit } from '../git/reachability.js';
 import { decideTransition } from '../core/item-states.js';
 import type { ItemState, WorkItemRef } from '../core/work-item.js';
 import { receiptId, type Receipt } from '../core/receipt.js';
-import { agentActive, lastReceipt, openItem, receiptTime, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
+import { agentActive, lastReceipt, openItem, receiptTime, refuseSecrets, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
 import { TransitionRefused } from '../errors.js';
 
 async function record(
@@ -41,6 +41,8 @@ async function resume(ctx: ItemContext, receipt: Receipt, dryRun: boolean, comma
 export async function acceptItem(repo: Repo, req: { ref: WorkItemRef; commit: string; session?: string; dryRun: boolean }): Promise<TransitionResult> {
   const ctx = await openItem(repo, req.ref, { write: true });
   const command = `git handoff accept --work-item ${req.ref.text} --commit ${req.commit}`;
+  const session = resolveSession(repo, req.session);
+  await refuseSecrets(repo, { session });
   const commit = await resolveCommit(repo, req.commit);
   const previous = ctx.state === 'done' ? await lastReceipt(ctx, 'accept') : null;
   if (previous && previous.commit === commit) return resume(ctx, previous, req.dryRun, command);
@@ -54,7 +56,7 @@ export async function acceptItem(repo: Repo, req: { ref: WorkItemRef; commit: st
   const receipt: Receipt = {
     id: receiptId('accept', req.ref, ctx.record!.receipts.length, commit, at),
     workItem: req.ref.text,
-    session: resolveSession(repo, req.session),
+    session,
     handoffDocPath: ctx.record!.handoffDoc,
     handoffDocHash: null,
     commit,

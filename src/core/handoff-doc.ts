@@ -73,7 +73,7 @@ export function locateSeed(lines: string[]): SeedSpan {
 }
 
 function annotate(text: string): { lines: Line[]; seed: SeedSpan } {
-  const raw = text.split('\n');
+  const raw = text.replace(/^\uFEFF/, '').split('\n');
   const seed = locateSeed(raw);
   const lines: Line[] = [];
   let fence: string | null = null;

@@ -141,6 +141,22 @@ function checks(r: Receipt): string | null {
   return r.pr.checks.map((c) => `${c.name}=${(c.conclusion || c.status).toLowerCase()}`).join(', ');
 }
 
+/**
+ * A remote URL as the same name on every machine (the seed must not depend on how a clone
+ * spells its remote): `host/path` for the https, ssh and scp-like forms of one repository,
+ * with credentials, port and `.git` dropped; a local path is kept as written, minus `.git`.
+ */
+export function remoteName(url: string): string {
+  const u = url.trim().replace(/\/+$/, '');
+  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(?:[^/@]*@)?([^/:]*)(?::\d*)?(\/.*)?$/i.exec(u);
+  if (withScheme && withScheme[1].toLowerCase() !== 'file' && withScheme[2]) {
+    return `${withScheme[2].toLowerCase()}${(withScheme[3] ?? '').replace(/\.git$/, '')}`;
+  }
+  const scp = /^(?:[^@/]+@)?([^/:@]+):(?!\/\/)\/*(.+)$/.exec(u);
+  if (!withScheme && scp && !/^[a-z]:[\\/]/i.test(u)) return `${scp[1].toLowerCase()}/${scp[2].replace(/\.git$/, '')}`;
+  return u.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1').replace(/\.git$/, '');
+}
+
 /** Renders the seed prompt. Same input, same bytes. */
 export function renderSeed(s: SeedInput): string {
   const L = LABELS[s.lang];

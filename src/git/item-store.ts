@@ -29,7 +29,12 @@ export interface ItemChange {
   /** the item to write, guarded by the blob it was read as */
   item?: { ref: WorkItemRef; record: ItemRecord; expectBlob: string | null };
   receipts?: Receipt[];
-  approvedPolicies?: string[];
+  /** a policy hash to add to `policy/approved` (merged with the tip's list, so a concurrent approval is kept) */
+  approvePolicy?: string;
+}
+
+function approvedList(text: string | null): string[] {
+  return text ? text.split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l)) : [];
 }
 
 /** Reads at one snapshot of the notes tip; writes through `HandoffStore.commit`. */
@@ -96,8 +101,7 @@ export class ItemStore {
   }
 
   async approvedPolicies(): Promise<string[]> {
-    const text = await this.text(await readPath(this.repo.objects, await this.root(), APPROVED_POLICY_PATH));
-    return text ? text.split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l)) : [];
+    return approvedList(await this.text(await readPath(this.repo.objects, await this.root(), APPROVED_POLICY_PATH)));
   }
 
   /**
@@ -108,7 +112,6 @@ export class ItemStore {
     const objects = this.repo.objects;
     const receiptBlobs = await Promise.all((change.receipts ?? []).map(async (r) => ({ id: r.id, blob: await objects.write('blob', Buffer.from(serializeReceipt(r))) })));
     const itemBlob = change.item ? await objects.write('blob', Buffer.from(serializeItem(change.item.record))) : null;
-    const policyBlob = change.approvedPolicies ? await objects.write('blob', Buffer.from(`${change.approvedPolicies.join('\n')}\n`)) : null;
     const id = await this.store.commit(
       change.kind,
       async (root) => {
@@ -122,7 +125,14 @@ export class ItemStore {
           }
           tree = await writePath(objects, tree, path, itemBlob);
         }
-        if (policyBlob) tree = await writePath(objects, tree, APPROVED_POLICY_PATH, policyBlob);
+        if (change.approvePolicy) {
+          // Read from the root this attempt builds on, not from this store's snapshot.
+          const approved = approvedList(await this.text(await readPath(objects, root, APPROVED_POLICY_PATH)));
+          if (!approved.includes(change.approvePolicy)) {
+            const blob = await objects.write('blob', Buffer.from(`${[...approved, change.approvePolicy].join('\n')}\n`));
+            tree = await writePath(objects, tree, APPROVED_POLICY_PATH, blob);
+          }
+        }
         return tree;
       },
       { subject: change.subject, trailers: change.trailers, identities: await this.identities() },

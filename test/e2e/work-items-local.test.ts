@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TestRepo } from '../helpers/repo.js';
+import { TestRepo, tempDir } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
 import { fillDoc, nativeDocHash, seedSection, snapshot, storedItem, storedReceipt } from '../helpers/work-items.js';
 
@@ -212,7 +212,34 @@ describe('a local: work item, end to end', () => {
     const ok = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json.receipt.receiptIds).toEqual([claimId, 'eval-run-0042', 'legacy-session-1']);
+
+    // A byte-order mark is the author's: kept by the SEED rewrite, and part of git's hash.
+    repo.write(DOC, `\uFEFF${readDoc(repo)}`);
+    const bom = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
+    expect(bom.code, bom.stderr).toBe(0);
+    expect(readDoc(repo).startsWith('\uFEFF# Handoff 7')).toBe(true);
+    expect(bom.json.receipt.handoffDocHash).toBe(nativeDocHash(repo, readDoc(repo)));
     expect(handoff(repo, ['status', '--work-item', W, '--json']).json.item).toMatchObject({ valid: true, problems: [] });
+  });
+
+  it('refuses a document it cannot read or write in one line, leaving nothing behind', () => {
+    const repo = claimed();
+    const tip = repo.notesRef();
+    repo.write('docs', 'a file where the docs folder should be\n');
+    const blocked = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
+    expect(blocked.code, blocked.stderr).toBe(1);
+    expect(blocked.json.error).toMatchObject({ code: 'InvalidInput', message: `cannot write ${DOC}: a file stands where a folder of its path should be` });
+    expect(blocked.stderr.trim().split('\n')).toHaveLength(1);
+    rmSync(join(repo.dir, 'docs'));
+    mkdirSync(join(repo.dir, DOC), { recursive: true });
+    const folder = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
+    expect(folder.code, folder.stderr).toBe(1);
+    expect(folder.json.error).toMatchObject({ code: 'InvalidInput', message: `cannot read ${DOC}: it is a folder` });
+    expect(readdirSync(join(repo.dir, 'docs'))).toEqual(['HANDOFF-7.md']);
+    const s = handoff(repo, ['status', '--work-item', W, '--json']);
+    expect(s.code, s.stderr).toBe(0);
+    expect(s.json.item).toMatchObject({ valid: false, problems: [{ message: `cannot read ${DOC}: it is a folder` }] });
+    expect(repo.notesRef()).toBe(tip);
   });
 
   it('ships the document in English, Chinese and Russian', () => {
@@ -298,6 +325,19 @@ describe('a local: work item, end to end', () => {
     expect(seedSection(readDoc(repo))).toBe(`\`\`\`text\n${runs[0].stdout}\`\`\`\n`);
     expect(handoff(repo, ['seed', '--work-item', W, '--json']).json).toEqual({ ok: true, workItem: W, seed: runs[0].stdout });
     expect(handoff(repo, ['seed', '--work-item', 'local:#99']).code).toBe(1);
+
+    // Nor the folder it runs in, nor how this clone spells its remote.
+    const project = `Project: ${basename(repo.dir)}\n`;
+    expect(runs[0].stdout).toContain(project);
+    const elsewhere = join(tempDir(), 'another-checkout');
+    repo.git('worktree', 'add', '-q', '--detach', elsewhere);
+    expect(handoff(repo, ['seed', '--work-item', W], { cwd: elsewhere }).stdout).toContain(project);
+    for (const url of ['git@example.com:acme/widgets.git', 'https://x-access-token:s3cr3t@example.com/acme/widgets']) {
+      repo.git('config', 'remote.origin.url', url);
+      const named = handoff(repo, ['seed', '--work-item', W]).stdout;
+      expect(named, url).toContain('Project: widgets\nRepository: example.com/acme/widgets\n');
+      expect(named).not.toContain('s3cr3t');
+    }
   });
 
   it('restores a delivery authorization and says when it is void', () => {
@@ -415,11 +455,13 @@ describe('a local: work item, end to end', () => {
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.json.error.code, args.join(' ')).toBe('TransitionRefused');
     }
+    expect(repo.notesRef()).toBeNull();
     // And on a claimed one: accept before review, a retry with no authorization.
     claimed(repo);
+    const claimedTip = repo.notesRef();
     expect(handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--json']).json.error.message).toContain('accept only moves ready-for-review -> done');
     expect(handoff(repo, ['authorize', '--work-item', W, '--use-retry', '--json']).json.error.message).toContain('no delivery authorization');
-    expect(repo.notesRef()).toBe(repo.git('rev-parse', 'refs/notes/handoff').trim());
+    expect(repo.notesRef()).toBe(claimedTip);
     expect(handoff(repo, ['status', '--json']).json.items).toHaveLength(1);
     // Secrets in what the user gives are refused, masked, before anything is written.
     const tip = repo.notesRef();
@@ -429,6 +471,9 @@ describe('a local: work item, end to end', () => {
     expect(leak.json.error).toMatchObject({ code: 'SecretDetected', data: { field: 'title' } });
     expect(leak.stderr).not.toContain(token);
     expect(handoff(repo, ['authorize', '--work-item', W, '--scope', `push with ${token}`, '--retries', '1']).code).toBe(1);
+    const session = handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--session', token, '--json']);
+    expect(session.json.error).toMatchObject({ code: 'SecretDetected', data: { field: 'session' } });
+    expect(session.stderr).not.toContain(token);
     expect(repo.notesRef()).toBe(tip);
     const unborn = TestRepo.init();
     expect(handoff(unborn, ['claim', '--work-item', W, '--title', 'x', '--json']).json.error.code).toBe('UnbornBranch');

@@ -14,7 +14,7 @@ import {
   type DocFacts,
   type Lang,
 } from '../../src/core/handoff-doc.js';
-import { renderSeed, type SeedInput } from '../../src/core/seed-prompt.js';
+import { remoteName, renderSeed, type SeedInput } from '../../src/core/seed-prompt.js';
 import { commentCarries, receiptComment, markdownSection, parseDeliveryConfig, fieldKey } from '../../src/providers/github.js';
 import type { Receipt } from '../../src/core/receipt.js';
 
@@ -219,6 +219,23 @@ describe('the seed prompt', () => {
   it.each(['zh', 'ru'] as Lang[])('labels in %s', (lang) => {
     const s = renderSeed({ ...input, lang });
     expect(s).toContain(lang === 'zh' ? '目标: Parse the config' : 'Цель: Parse the config');
+  });
+});
+
+describe('the remote as the seed names it', () => {
+  it.each([
+    ['https://github.com/acme/widgets.git', 'github.com/acme/widgets'],
+    ['https://x-access-token:ghp_secret@GitHub.com/acme/widgets/', 'github.com/acme/widgets'],
+    ['ssh://git@github.com:22/acme/widgets.git', 'github.com/acme/widgets'],
+    ['git@github.com:acme/widgets.git', 'github.com/acme/widgets'],
+    ['user:pw@gitlab.example.com:group/sub/widgets', 'gitlab.example.com/group/sub/widgets'],
+    ['/srv/git/widgets.git', '/srv/git/widgets'],
+    ['../widgets', '../widgets'],
+    ['file:///srv/git/widgets.git', 'file:///srv/git/widgets'],
+    ['C:/repos/widgets.git', 'C:/repos/widgets'],
+    ['https://tok@host:bad/x.git', 'https://host:bad/x'],
+  ])('%s -> %s', (url, want) => {
+    expect(remoteName(url)).toBe(want);
   });
 });
 
