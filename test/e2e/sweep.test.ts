@@ -103,9 +103,7 @@ describe('prepare-commit-msg: the sweep before a commit', () => {
 
     // A rebase (and a cherry-pick) in progress: the sweep stays quiet, strict or not.
     repo.git('checkout', '-q', '-b', 'side', 'HEAD~1');
-    // --no-verify does not skip prepare-commit-msg; HANDOFF_SKIP keeps this commit quiet even
-    // where a git-handoff is installed on the machine's PATH
-    expect(repo.gitRaw(['commit', '-q', '--allow-empty', '-m', 'feat: side', '--no-verify'], { env: { HANDOFF_SKIP: '1' } }).status).toBe(0);
+    expect(repo.gitRaw(['commit', '-q', '--allow-empty', '-m', 'feat: side'], { env: { HANDOFF_SKIP: '1' } }).status).toBe(0);
     const pick = gitWithHooks(repo, ['cherry-pick', '--allow-empty', 'main']);
     expect(pick.code).toBe(0);
     expect(handoffLines(pick.stderr)).toEqual([]);
