@@ -3,11 +3,11 @@
  * every worktree of the repository and never pushed: records (one per version), locks
  * (one relay per version, whatever the number of relay processes), acks and prompts.
  *
- * The lock is a file created exclusively, naming its owner (pid, host); a lock whose owner
- * is gone on this host is taken over. An ack is published with link(2), so exactly one of
+ * The lock is a file published with link(2), naming its owner (pid, host); a lock whose
+ * owner is gone on this host is taken over. An ack is published with link(2), so exactly one of
  * "the new session acked" and "the relay gave up waiting" wins.
  */
-import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -95,14 +95,8 @@ export class RelayStore {
     const lock = this.path('locks', `${version}.lock`);
     const me: LockOwner = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
     for (let i = 0; i < 2; i++) {
-      try {
-        const fd = openSync(lock, 'wx');
-        writeSync(fd, JSON.stringify(me));
-        closeSync(fd);
-        return { acquired: true };
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
+      // link(2) publishes the lock with its owner already inside: never seen half-written
+      if (this.linkNew(lock, JSON.stringify(me))) return { acquired: true };
       const owner = readJson<LockOwner>(lock);
       if (!this.stale(lock, owner) || !this.takeOver(lock, owner)) return { acquired: false, owner };
     }
@@ -152,14 +146,12 @@ export class RelayStore {
     return readJson<LockOwner>(this.path('locks', `${version}.lock`));
   }
 
-  /** Publishes an ack for a relay id; false when one exists already (the first ack wins). */
-  publishAck(relayId: string, ack: Ack): boolean {
-    this.ensure('acks');
-    const final = this.path('acks', `${relayId}.json`);
-    const tmp = `${final}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(ack)}\n`);
+  /** Creates `path` with `text` unless it exists, atomically; false when it existed. */
+  private linkNew(path: string, text: string): boolean {
+    const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, text);
     try {
-      linkSync(tmp, final);
+      linkSync(tmp, path);
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -167,6 +159,12 @@ export class RelayStore {
     } finally {
       rmSync(tmp, { force: true });
     }
+  }
+
+  /** Publishes an ack for a relay id; false when one exists already (the first ack wins). */
+  publishAck(relayId: string, ack: Ack): boolean {
+    this.ensure('acks');
+    return this.linkNew(this.path('acks', `${relayId}.json`), `${JSON.stringify(ack)}\n`);
   }
 
   readAck(relayId: string): Ack | null {

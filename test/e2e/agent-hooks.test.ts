@@ -81,6 +81,14 @@ describe('Claude Code', () => {
     expect(start(repo)).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
+  it('session-start in a session a relay started: read the prompt, then ack', () => {
+    const repo = project();
+    const r = start(repo, 'sess-r', { HANDOFF_RELAY_ID: '0123456789ab-1', HANDOFF_PROMPT_FILE: '/tmp/prompt.md' });
+    const ctx: string = r.out.hookSpecificOutput.additionalContext;
+    expect(ctx).toContain('this session was started by a relay (0123456789ab-1). Read the prompt in /tmp/prompt.md.');
+    expect(ctx).toContain('`git handoff ack --status accepted`');
+  });
+
   it('user-prompt-submit: session end -> write now and propose the ritual once; ambiguous -> ask; task and others -> nothing', () => {
     const repo = project();
     start(repo);

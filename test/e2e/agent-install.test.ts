@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestRepo } from '../helpers/repo.js';
 import { cliPath, handoff } from '../helpers/cli.js';
@@ -126,6 +126,17 @@ describe('init --agent', () => {
     expect(u.code, u.stderr).toBe(0);
     expect(json(repo, '.claude/settings.json')).toEqual({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] }, env: { DEBUG: '1' } });
     expect(read(repo, 'CLAUDE.md')).toBe('# Notes added later\n');
+  });
+
+  it('uninstall without an install record still takes our hook entries out of the settings files', () => {
+    const repo = TestRepo.init();
+    repo.commit('init');
+    repo.write('.codex/hooks.json', '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./mine.sh"}]}]}}\n');
+    handoff(repo, ['init', '--agent', 'codex']);
+    rmSync(join(repo.dir, '.git/handoff/install.json'));
+    const u = handoff(repo, ['uninstall']);
+    expect(u.code, u.stderr).toBe(0);
+    expect(json(repo, '.codex/hooks.json')).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: './mine.sh' }] }] } });
   });
 
   it('refuses what it cannot merge into, and unknown agents, writing nothing', () => {

@@ -109,6 +109,11 @@ describe('export and import', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/secret found in ask_user/);
     expect(dst.notesRef()).toBeNull();
+    const dry = handoff(dst, ['import', '-', '--dry-run'], { input: '## Ask the user\n- ship it?\n' });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^dry run: would append a version for [0-9a-f]{7} with this note:\n/);
+    expect(dry.stdout).toContain('ask_user:\n  - ship it?');
+    expect(dst.notesRef()).toBeNull();
     expect(handoff(dst, ['import', 'missing.md']).code).toBe(1);
     expect(handoff(dst, ['export']).code).toBe(1);
     expect(handoff(dst, ['export', '--format', 'toml']).code).toBe(2);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { hostname } from 'node:os';
 import { inject } from 'vitest';
 import { TestRepo, tempDir, isolatedEnv } from '../helpers/repo.js';
 import { cliPath, handoff, type CliResult } from '../helpers/cli.js';
@@ -151,6 +152,47 @@ describe('relay', () => {
     const sessions = tmux('list-sessions', '-F', '#{session_name}').stdout.split('\n').filter((s) => s.startsWith(prefix));
     expect(sessions.length).toBeLessThanOrEqual(1);
     expect(sessions.every((s) => s === rows[0].session)).toBe(true);
+  });
+
+  it('a relay that died while waiting leaves a lock that the next relay takes over', () => {
+    const repo = repoAskingRelay();
+    const version = repo.git('log', '-1', '--format=%H', 'refs/notes/handoff').trim();
+    const dir = join(repo.dir, '.git/handoff/relay');
+    const relayId = `${version.slice(0, 12)}-1`;
+    const dead = spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim(); // a pid that has exited
+    repo.write('.git/handoff/relay/locks/' + `${version}.lock`, JSON.stringify({ pid: Number(dead), host: hostname(), since: '2026-01-01T00:00:00Z' }));
+    repo.write(
+      '.git/handoff/relay/records/' + `${version}.json`,
+      JSON.stringify({ version, branch: 'main', attempts: [{ relay_id: relayId, status: 'waiting', reason: null, session: 'gone-1', prompt: join(dir, 'prompts', `${relayId}.md`), pid: Number(dead), started_at: '2026-01-01T00:00:00Z', acked_at: null, finished_at: null }] }),
+    );
+    const r = relay(repo, ['--agent-cmd', 'true']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/interrupted \(the relay process stopped while waiting\); run with --retry/);
+    expect(existsSync(join(dir, 'locks', `${version}.lock`))).toBe(false);
+    const out = join(agentDir, 'takeover');
+    const again = relay(repo, ['--retry', '--json', '--timeout', '30', '--agent-cmd', agentCmd('accepted', out)]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json.relay_id).toBe(`${version.slice(0, 12)}-2`);
+  });
+
+  it('without --once it relays each version that asks, polling until it is stopped', async () => {
+    const repo = repoAskingRelay();
+    const out = join(agentDir, 'loop');
+    // the bin itself (not through git), so the signal reaches the relay as Ctrl-C would
+    const child = spawn(join(inject('binDir'), 'git-handoff'), ['relay', '--timeout', '30', '--agent-cmd', agentCmd('accepted', out)], { cwd: repo.dir, env: { ...repo.tick(), PATH: cliPath(), ...env } });
+    let stderr = '';
+    child.stderr.on('data', (b) => (stderr += b));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const accepted = async (n: number) => {
+      for (let i = 0; i < 300 && status(repo).filter((r: { status: string }) => r.status === 'accepted').length < n; i++) await new Promise((r) => setTimeout(r, 100));
+      return status(repo).filter((r: { status: string }) => r.status === 'accepted').length;
+    };
+    expect(await accepted(1)).toBe(1);
+    expect(handoff(repo, ['write', '--relay', '--summary', 'the next hand-over']).code).toBe(0);
+    expect(await accepted(2)).toBe(2);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr.match(/accepted by/g)).toHaveLength(2);
   });
 
   it('nothing to do when the latest version does not ask for a relay; usage and environment errors are clear', () => {

@@ -134,6 +134,27 @@ function undo(file: RecordedFile, current: Buffer | null): Buffer | null | 'keep
   return out.text === null ? null : Buffer.from(out.text, 'utf8');
 }
 
+/**
+ * Without an install record: our hook entries out of the agent's settings files (they are
+ * clearly ours). The trigger line and Codex's feature switch stay: a person may have put
+ * them there.
+ */
+function orphans(ctx: PlanContext, adapter: AgentAdapter): Step[] {
+  if (!ctx.repo.workTree) return [];
+  const paths = adapter.name === 'claude' ? [LOCAL, SHARED] : [settingsPath(adapter.name, false)];
+  const steps: Step[] = [];
+  for (const rel of paths) {
+    const abs = join(ctx.repo.workTree, rel);
+    try {
+      const out = unmergeAgentSettings(text(ctx, abs), adapter, rel, { createdByInit: false });
+      if (out.changed) steps.push(fileStep(abs, out, `take the git-handoff hooks out of ${rel}`, { part: 'settings', agent: adapter.name, created: false }));
+    } catch {
+      /* not JSON we can read: leave it */
+    }
+  }
+  return steps;
+}
+
 function installer(name: AgentName, withOptions: boolean): Installer {
   return {
     id: `agent-${name}`,
@@ -148,6 +169,7 @@ function installer(name: AgentName, withOptions: boolean): Installer {
     wanted: (options) => agentsWanted(options).includes(name),
     plan: async (ctx) => planAgent(ctx, AGENTS[name]),
     undo,
+    orphans: async (ctx) => orphans(ctx, AGENTS[name]),
   };
 }
 
