@@ -53,8 +53,8 @@ function reportError(e: unknown, io: Io, json: boolean): number {
   const known = isHandoffError(e);
   const code = known ? e.code : 'InternalError';
   const message = known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
-  io.err(`git handoff: ${message}`);
-  if (known && e.exitCode === 2) io.err("usage: see 'git handoff -h'");
+  // One line, always; a usage error says where the usage is.
+  io.err(`git handoff: ${message}${known && e.exitCode === 2 && !/ -h'/.test(message) ? " (see 'git handoff -h')" : ''}`);
   if (process.env.HANDOFF_DEBUG && e instanceof Error && e.stack) io.err(e.stack);
   if (json) io.json({ ok: false, error: { code, message, ...(known && Object.keys(e.data).length ? { data: e.data } : {}) } });
   return known ? e.exitCode : 3;

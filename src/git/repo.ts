@@ -254,7 +254,10 @@ export class Repo {
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     child.stdin.on('error', () => {});
     const done = new Promise<number>((res) => {
-      child.on('error', () => res(128));
+      child.on('error', (e) => {
+        stderr += `cannot run sh: ${e.message}\n`;
+        res(128);
+      });
       child.on('close', (code) => {
         if (patch === undefined) onPatch?.((patch = null));
         res(code ?? 128);

@@ -12,6 +12,22 @@ import { afterAll } from 'vitest';
 /** 2026-01-01T00:00:00Z; each commit made by a helper advances the clock by one minute. */
 export const BASE_EPOCH = 1767225600;
 
+/**
+ * A PATH on which `git-handoff` does nothing: plain `git` in tests must behave as on a
+ * machine without the tool, even where it is installed globally (the README's first
+ * Quick start command installs it, and the second runs these tests).
+ */
+let stubDir: string | null = null;
+const ORIGINAL_PATH = process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
+export function noHandoffPath(): string {
+  if (!stubDir) {
+    stubDir = realpathSync(mkdtempSync(join(tmpdir(), 'handoff-absent-')));
+    writeFileSync(join(stubDir, 'git-handoff'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    made.push(stubDir);
+  }
+  return `${stubDir}:${ORIGINAL_PATH}`;
+}
+
 export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
@@ -29,6 +45,7 @@ export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     NO_COLOR: '1',
     TZ: 'UTC',
     LANG: 'C',
+    PATH: noHandoffPath(),
     ...extra,
   };
 }
