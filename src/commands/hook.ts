@@ -21,11 +21,15 @@ export const GIT_HOOK_EVENTS: Record<string, () => Promise<{ run: HookHandler }>
  * whatever happens (an unknown event, bad input, an internal error) the exit code is 0.
  */
 async function runAgentHook(agent: string, event: string, ctx: CommandContext): Promise<number> {
-  const { runAgentHook: run } = await import('../app/agent-hook.js');
-  const input = await readStdin(ctx.io);
-  const r = await run({ agent, event, stdin: input ? input.toString('utf8') : '', cwd: ctx.cwd, env: process.env });
-  if (r.stdout) ctx.io.out(r.stdout);
-  for (const line of r.stderr) ctx.io.err(line);
+  try {
+    const { runAgentHook: run } = await import('../app/agent-hook.js');
+    const input = await readStdin(ctx.io);
+    const r = await run({ agent, event, stdin: input ? input.toString('utf8') : '', cwd: ctx.cwd, env: process.env });
+    if (r.stdout) ctx.io.out(r.stdout);
+    for (const line of r.stderr) ctx.io.err(line);
+  } catch (e) {
+    ctx.io.err(`git handoff: hook ${event} --agent ${agent}: ${((e as Error)?.message ?? String(e)).split('\n')[0]}`);
+  }
   return 0;
 }
 
