@@ -1,7 +1,8 @@
 /**
  * `doctor`: checks what can go wrong around the handoff history without anyone doing
  * anything wrong (issue 6): notes orphaned by a server-side squash or rebase merge, a lock
- * left by a killed writer. `--fix` repairs what it safely can and reports the rest.
+ * left by a killed writer, hooks and config that `init` set and that went missing.
+ * `--fix` repairs what it safely can and reports the rest.
  */
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
@@ -12,8 +13,9 @@ import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
 import { checkStored, type Handoff } from '../core/schema.js';
 import { placeOrphans, type Orphan } from '../core/orphans.js';
+import { checkInstall } from './doctor-install.js';
 
-export type FindingKind = 'orphan' | 'lock';
+export type FindingKind = 'orphan' | 'lock' | 'install';
 
 export interface Finding {
   kind: FindingKind;
@@ -47,6 +49,7 @@ export async function runDoctor(repo: Repo, req: { fix: boolean; nowMs?: number 
     findings.push({ kind: 'lock', subject: lock.path, message: `stale lock ${lock.path} (${age}) left by a killed writer blocks ${lock.ref}${fixed ? '; removed' : ''}`, fixable: true, fixed });
   }
   findings.push(...(await checkOrphans(repo, req.fix)));
+  findings.push(...(await checkInstall(repo, req.fix)));
   return { findings, healthy: findings.every((f) => f.fixed || !f.fixable) };
 }
 

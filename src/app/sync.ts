@@ -26,6 +26,8 @@ export interface SyncRequest {
   /** replace the remote's copy of versions this clone purged (the only force push) */
   force: boolean;
   progress?: (line: string) => void;
+  /** fetch-merge-push rounds before giving up (default MAX_SYNC_ATTEMPTS) */
+  maxAttempts?: number;
 }
 
 export interface SyncConflict {
@@ -72,7 +74,8 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
 
   let purgedLocally: string[] = [];
   let remoteBefore: string | null | undefined;
-  for (let attempt = 1; attempt <= MAX_SYNC_ATTEMPTS; attempt++) {
+  const attempts = req.maxAttempts ?? MAX_SYNC_ATTEMPTS;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
     say(`fetching the handoff history from ${remote}`);
     const fetched = await fetchNotes(repo, remote);
     if (remoteBefore === undefined) remoteBefore = fetched;
@@ -86,7 +89,7 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       const rw = await rewriteHistory(repo, repo.objects, local, localPurges);
       const cas = await repo.casUpdateRef(NOTES_REF, rw.tip, local, `handoff: purge ${localPurges.map((p) => p.version.slice(0, 12)).join(' ')}`);
       if (cas !== 'ok') {
-        if (cas === 'locked' && attempt === MAX_SYNC_ATTEMPTS) throw lockHeld(repo);
+        if (cas === 'locked' && attempt === attempts) throw lockHeld(repo);
         continue;
       }
       await expireUnreachableReflogs(repo, [NOTES_REF]);
@@ -115,7 +118,7 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       const cas = await repo.casUpdateRef(NOTES_REF, plan.newTip!, local, `handoff: sync ${plan.action} with ${remote}`);
       // Our ref moved meanwhile (a local write): the remote has our result; merge again.
       if (cas !== 'ok') {
-        if (cas === 'locked' && attempt === MAX_SYNC_ATTEMPTS) throw lockHeld(repo);
+        if (cas === 'locked' && attempt === attempts) throw lockHeld(repo);
         continue;
       }
     }
@@ -135,7 +138,7 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       attempts: attempt,
     };
   }
-  throw new RemoteRefused(`remote '${remote}' kept changing; gave up after ${MAX_SYNC_ATTEMPTS} attempts; run 'git handoff sync' again`, { remote });
+  throw new RemoteRefused(`remote '${remote}' kept changing; gave up after ${attempts} attempts; run 'git handoff sync' again`, { remote });
 }
 
 /** The plan without writing anything: the remote read with ls-remote, objects kept in memory. */
@@ -196,9 +199,7 @@ async function planAttempt(
 ): Promise<Attempt> {
   const base = local && theirs ? await mergeBase(repo, local, theirs) : null;
   const action = syncAction(local, theirs, base);
-  const [inc, out] = await Promise.all([uniqueCommits(repo, theirs, [local]), uniqueCommits(repo, local, [theirs])]);
-  const incoming = await countVersions(store, inc);
-  const outgoing = await countVersions(store, out);
+  const [incoming, outgoing] = await Promise.all([countVersions(store, theirs, [local]), countVersions(store, local, [theirs])]);
   const plan: Attempt = { action, newTip: local, incoming, outgoing, conflicts: [], pushForce: false };
   if (action === 'fast-forward') plan.newTip = theirs;
   if (action !== 'merge') return plan;
@@ -206,7 +207,8 @@ async function planAttempt(
   say(`merging ${incoming} incoming version(s) with ${outgoing} local one(s)`);
   const treeOf = async (c: string | null) => (c ? (await store.readCommit(c)).tree : EMPTY_TREE_OID);
   const [baseTree, ourTree, theirTree] = await Promise.all([treeOf(base), treeOf(local), treeOf(theirs)]);
-  const written = { ours: writtenIndex(store, out), theirs: writtenIndex(store, inc) };
+  // Which version wrote what is read only when both sides changed the same entry.
+  const written = { ours: writtenIndex(store, () => uniqueCommits(repo, local, [theirs])), theirs: writtenIndex(store, () => uniqueCommits(repo, theirs, [local])) };
   const merged = await mergeNotesTrees(objects, base ? baseTree : null, ourTree, theirTree, (side, key, blob) => written[side](key, blob));
   plan.conflicts = merged.conflicts.map(describeConflict);
   const ids = await resolveIdentities(repo);

@@ -6,9 +6,9 @@ import { runDoctor, type DoctorResult } from '../app/doctor.js';
 export const command: CommandModule = {
   spec: {
     name: 'doctor',
-    summary: 'check the handoff history: orphaned notes, stale locks (--fix repairs them)',
+    summary: 'check the handoff history: orphaned notes, stale locks, what init set up (--fix repairs them)',
     description:
-      "Orphaned notes are notes whose commit is gone or on no branch, tag or remote branch (after a squash or rebase merge done by a hosting server, a force push, a deleted branch and git gc); --fix re-attaches each, as a new version, to the reachable commit with the same patch id (rebase merge) or the same tree (squash merge), and reports what it could not place. A lock on refs/notes/handoff older than 5 seconds and held by no process was left by a killed writer; --fix removes it. Exits 1 while something fixable is left unfixed.",
+      "Orphaned notes are notes whose commit is gone or on no branch, tag or remote branch (after a squash or rebase merge done by a hosting server, a force push, a deleted branch and git gc); --fix re-attaches each, as a new version, to the reachable commit with the same patch id (rebase merge) or the same tree (squash merge), and reports what it could not place. A lock on refs/notes/handoff older than 5 seconds and held by no process was left by a killed writer; --fix removes it. Hooks and config that 'git handoff init' set and that are missing or changed are re-set by --fix. Exits 1 while something fixable is left unfixed.",
     options: {
       fix: { type: 'boolean', describe: 'repair what can be repaired safely' },
       json: JSON_OPTION,

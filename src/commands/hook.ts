@@ -12,6 +12,7 @@ export const GIT_HOOK_EVENTS: Record<string, () => Promise<{ run: HookHandler }>
   'post-commit': () => import('../app/hooks/post-commit.js'),
   'prepare-commit-msg': () => import('../app/hooks/prepare-commit-msg.js'),
   'post-rewrite': () => import('../app/hooks/post-rewrite.js'),
+  'pre-push': () => import('../app/hooks/pre-push.js'),
 };
 
 /**
@@ -20,11 +21,15 @@ export const GIT_HOOK_EVENTS: Record<string, () => Promise<{ run: HookHandler }>
  * whatever happens (an unknown event, bad input, an internal error) the exit code is 0.
  */
 async function runAgentHook(agent: string, event: string, ctx: CommandContext): Promise<number> {
-  const { runAgentHook: run } = await import('../app/agent-hook.js');
-  const input = await readStdin(ctx.io);
-  const r = await run({ agent, event, stdin: input ? input.toString('utf8') : '', cwd: ctx.cwd, env: process.env });
-  if (r.stdout) ctx.io.out(r.stdout);
-  for (const line of r.stderr) ctx.io.err(line);
+  try {
+    const { runAgentHook: run } = await import('../app/agent-hook.js');
+    const input = await readStdin(ctx.io);
+    const r = await run({ agent, event, stdin: input ? input.toString('utf8') : '', cwd: ctx.cwd, env: process.env });
+    if (r.stdout) ctx.io.out(r.stdout);
+    for (const line of r.stderr) ctx.io.err(line);
+  } catch (e) {
+    ctx.io.err(`git handoff: hook ${event} --agent ${agent}: ${((e as Error)?.message ?? String(e)).split('\n')[0]}`);
+  }
   return 0;
 }
 
@@ -33,7 +38,7 @@ export const command: CommandModule = {
     name: 'hook',
     summary: 'entry point for git hooks and agent hooks (called by the installed hooks)',
     description:
-      "Git events: post-commit, prepare-commit-msg, post-rewrite. Agent events (with --agent claude|codex|gemini): session-start, user-prompt-submit, pre-compact, stop, session-end, or the agent's own names (SessionStart, BeforeAgent, AfterAgent, ...); the agent's JSON on stdin, its answer on stdout, always exit 0. A hook never breaks the user's git: an internal error is one line on stderr and exit 0; only a strict fidelity sweep (handoff.sweep.strict) stops a commit (exit 1). HANDOFF_SKIP=1 turns every hook off.",
+      "Git events: post-commit, prepare-commit-msg, post-rewrite, pre-push (init --sync). Agent events (with --agent claude|codex|gemini): session-start, user-prompt-submit, pre-compact, stop, session-end, or the agent's own names (SessionStart, BeforeAgent, AfterAgent, ...); the agent's JSON on stdin, its answer on stdout, always exit 0. A hook never breaks the user's git: an internal error is one line on stderr and exit 0; only a strict fidelity sweep (handoff.sweep.strict) stops a commit (exit 1). HANDOFF_SKIP=1 turns every hook off.",
     positionals: [
       { name: 'event', describe: 'the hook event, e.g. post-commit' },
       { name: 'args', describe: 'the arguments git passed to the hook', optional: true, variadic: true },

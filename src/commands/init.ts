@@ -10,13 +10,13 @@ export const command: CommandModule = {
     name: 'init',
     summary: 'install the git hooks and notes config (a second run changes nothing)',
     description:
-      "Hooks go into the effective hooks folder, chaining any hook already there; under husky as a marked block in .husky/<hook>; with a lefthook config as commands in it. Sets notes.rewriteRef and notes.rewriteMode=overwrite unless already set. 'git handoff uninstall' restores exactly what was there before.",
+      "Hooks go into the effective hooks folder, chaining any hook already there; under husky as a marked block in .husky/<hook>; with a lefthook config as commands in it. Sets notes.rewriteRef and notes.rewriteMode=overwrite unless already set. With --sync, a fetch refspec for refs/notes/remotes/<remote>/handoff and a pre-push hook that pushes the handoff history alongside every push. 'git handoff uninstall' restores exactly what was there before.",
     options: {
       ...Object.assign({}, ...INSTALLERS.map((i) => i.options ?? {})),
       'dry-run': DRY_RUN_OPTION,
       json: JSON_OPTION,
     },
-    examples: ['git handoff init --dry-run', 'git handoff init --display'],
+    examples: ['git handoff init --dry-run', 'git handoff init --display', 'git handoff init --sync'],
   },
 
   async run(args, ctx) {

@@ -79,7 +79,7 @@ export function withoutBlock(text: string): string {
 
 /** The lefthook command for `hook`: arguments as lefthook passes them, stdin for post-rewrite. */
 export function lefthookCommand(hook: string, indent: string): string[] {
-  const args = hook === 'prepare-commit-msg' ? ' {1} {2} {3}' : hook === 'post-rewrite' ? ' {1}' : '';
+  const args = hook === 'prepare-commit-msg' ? ' {1} {2} {3}' : hook === 'post-rewrite' ? ' {1}' : hook === 'pre-push' ? ' {1} {2}' : '';
   const run = `run: command -v git-handoff >/dev/null 2>&1 && git-handoff hook ${hook}${args} || true`;
   return [
     `${indent}${indent}${BLOCK_START}`,

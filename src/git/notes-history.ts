@@ -31,10 +31,23 @@ export async function uniqueCommits(repo: Repo, tip: string | null, not: (string
   return out.split('\n').filter(Boolean);
 }
 
-/** How many of `commits` are versions (bookkeeping and merge commits are not). */
-export async function countVersions(store: HandoffStore, commits: string[]): Promise<number> {
+/**
+ * How many versions `tip` has that none of `not` has (bookkeeping and merge commits are
+ * not versions). One git process reads every commit's `Handoff-Kind` trailer; only a
+ * commit without one (native `git notes`) is read here, to see whether it changed a note.
+ */
+export async function countVersions(store: HandoffStore, tip: string | null, not: (string | null)[]): Promise<number> {
+  if (!tip) return 0;
+  const excl = not.filter((n): n is string => Boolean(n)).map((n) => `^${n}`);
+  const out = await store.repo.git(['rev-list', '--no-commit-header', '--format=%H %P%x09%(trailers:key=Handoff-Kind,valueonly,separator=%x2C)', tip, ...excl], { readOnly: true });
   let n = 0;
-  for (const id of commits) if (await store.versionOf(id, await store.readCommit(id))) n++;
+  for (const line of out.split('\n')) {
+    if (!line) continue;
+    const [ids, kinds = ''] = line.split('\t');
+    const [id, ...parents] = ids.trim().split(' ');
+    if (kinds) n += kinds.split(',')[0] === 'version' ? 1 : 0;
+    else if (parents.length <= 1 && (await store.versionOf(id, await store.readCommit(id)))) n++;
+  }
   return n;
 }
 
@@ -42,11 +55,11 @@ export async function countVersions(store: HandoffStore, commits: string[]): Pro
  * An index of which commit wrote each content of each entry among `commits`, built on
  * first use: merge commits are skipped, since they only pass on what a parent wrote.
  */
-export function writtenIndex(store: HandoffStore, commits: string[]): (key: EntryKey, blob: string) => Promise<Written | null> {
+export function writtenIndex(store: HandoffStore, commits: () => Promise<string[]>): (key: EntryKey, blob: string) => Promise<Written | null> {
   let index: Promise<Map<string, Written>> | null = null;
   const build = async () => {
     const map = new Map<string, Written>();
-    for (const id of commits) {
+    for (const id of await commits()) {
       const c = await store.readCommit(id);
       if (c.parents.length > 1) continue;
       const parentTree = c.parents.length ? (await store.readCommit(c.parents[0])).tree : EMPTY_TREE_OID;

@@ -5,7 +5,7 @@
  */
 import { NOTES_REF, type Repo } from './repo.js';
 import { firstLine } from './exec.js';
-import { RemoteUnreachable, RemoteRefused, NoRemote } from '../errors.js';
+import { RemoteUnreachable, RemoteRefused, NoRemote, GitFailed } from '../errors.js';
 
 /** Where `sync` keeps the last fetched remote history (never force-written by a user push). */
 export function trackingRef(remote: string): string {
@@ -74,6 +74,11 @@ export type PushResult = 'ok' | 'moved';
  * remote changed since we fetched; anything else the remote refuses throws RemoteRefused.
  */
 export async function pushNotes(repo: Repo, remote: string, oid: string, expected: string | null, opts: { force?: boolean } = {}): Promise<PushResult> {
+  // A lease alone would let git replace any history it matches: without --force, only
+  // what extends the remote's history is ever pushed.
+  if (!opts.force && expected && expected !== oid && (await repo.runGit(['merge-base', '--is-ancestor', expected, oid], { readOnly: true })).code !== 0) {
+    throw new GitFailed(`refusing to push ${oid.slice(0, 12)} to '${remote}': it does not extend the remote's handoff history ${expected.slice(0, 12)}`);
+  }
   const spec = `${opts.force ? '+' : ''}${oid}:${NOTES_REF}`;
   const r = await repo.runGit(['push', '--porcelain', '--no-verify', `--force-with-lease=${NOTES_REF}:${expected ?? ''}`, remote, spec], { env: C_LOCALE });
   const line = r.stdout

@@ -88,6 +88,27 @@ describe('sync through a bare remote', () => {
     expectEverywhere(fleet, [base, older, newer, older2, newer2]);
   });
 
+  it('merges receipts and work-item records the same way: no receipt lost', () => {
+    const fleet = new Fleet(2);
+    const [a, b] = fleet.clones;
+    const claim = (r: FleetRepo, item: string) => {
+      const c = handoff(r, ['claim', '--work-item', item, '--title', `work on ${item}`, '--session', r.name, '--json']);
+      expect(c.code, c.stderr).toBe(0);
+      return `receipts/${c.json.receipt.id}.json`;
+    };
+    const receipts = [claim(a, 'local:#1'), claim(b, 'local:#2'), claim(a, 'local:#3'), claim(b, 'local:#3')];
+    sync(a);
+    sync(b);
+    sync(a);
+    for (const r of fleet.all()) {
+      const paths = r.git('ls-tree', '-r', '--name-only', 'refs/notes/handoff').split('\n');
+      for (const p of [...receipts, 'items/local/1.json', 'items/local/2.json', 'items/local/3.json']) expect(paths, `${r.name}: ${p}`).toContain(p);
+      r.fsck();
+    }
+    // Both claimed #3: the newer claim (b's) holds the record; both receipts stay.
+    expect(JSON.parse(b.git('show', 'refs/notes/handoff:items/local/3.json')).receipts).toContain(receipts[3].slice(9, -5));
+  });
+
   it('survives a race between two syncs: the loser fetches, merges and pushes again', async () => {
     const fleet = new Fleet(2);
     const [a, b] = fleet.clones;
@@ -178,5 +199,22 @@ describe('sync through a bare remote', () => {
     expect(handoff(b, ['show']).stdout).toMatch(/^origin has 2 handoff versions this clone lacks; run 'git handoff sync origin'$/m);
     sync(b);
     expect(handoff(b, ['show']).stdout).not.toMatch(/lacks/);
+    // Ahead of the tracking ref (a local write since): nothing is lacking.
+    writeVersion(b, 'b after sync');
+    expect(handoff(b, ['show']).stdout).not.toMatch(/lacks/);
+  });
+
+  it('shows progress on stderr when a sync takes more than a second (plain lines off a terminal)', () => {
+    const fleet = new Fleet(1);
+    const [a] = fleet.clones;
+    writeVersion(a, 'a');
+    const hook = join(fleet.remote.dir, 'hooks', 'pre-receive');
+    writeFileSync(hook, '#!/bin/sh\nsleep 1.5\n');
+    chmodSync(hook, 0o755);
+    const r = handoff(a, ['sync']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^pushing to origin$/m);
+    for (const line of r.stderr.trim().split('\n')) expect(line).toMatch(/^(fetching the handoff history from origin|pushing to origin)$/);
+    expect(r.stdout).toBe('pushed 1 version to origin\n');
   });
 });

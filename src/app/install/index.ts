@@ -24,13 +24,14 @@ import {
 } from '../../git/install-files.js';
 import { gitHooksInstaller } from './git-hooks.js';
 import { notesConfigInstaller } from './notes-config.js';
+import { syncInstaller } from './sync.js';
 import { agentInstallers } from './agents.js';
 import type { FileBefore, InstallOptions, InstallRecord, Installer, PlanContext, PlannedStep, RecordedFile, Step } from './types.js';
 
 export type { Installer, InstallOptions, PlannedStep, Step } from './types.js';
 
 /** Every installer, in the order they plan and apply. Add one line per installer. */
-export const INSTALLERS: Installer[] = [gitHooksInstaller, notesConfigInstaller, ...agentInstallers];
+export const INSTALLERS: Installer[] = [gitHooksInstaller, notesConfigInstaller, syncInstaller, ...agentInstallers];
 
 /** The installed package's root (where githooks/ and templates/ are), found from this module. */
 export function packageRoot(): string {

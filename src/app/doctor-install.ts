@@ -1,0 +1,38 @@
+/**
+ * `doctor`'s check of what `init` set up (issue 6): the install record says which
+ * installers ran; planning them again yields exactly what is missing or was changed since
+ * (their plans are empty when all is in place), and `--fix` applies that plan.
+ */
+import type { Repo } from '../git/repo.js';
+import { readInstallRecord } from '../git/install-files.js';
+import { applyInstall, planInstall } from './install/index.js';
+import type { InstallOptions, InstallRecord } from './install/types.js';
+import type { Finding } from './doctor.js';
+
+/** The `init` options that make the recorded installers plan again. */
+function recordedOptions(record: InstallRecord): InstallOptions {
+  const ids = new Set([...record.files.map((f) => f.installer), ...record.config.map((c) => c.installer)]);
+  const agents = [...ids].filter((id) => id.startsWith('agent-')).map((id) => id.slice('agent-'.length));
+  return {
+    display: record.config.some((c) => c.key.toLowerCase() === 'notes.displayref'),
+    sync: ids.has('sync'),
+    agent: agents,
+    shared: record.files.some((f) => f.installer === 'agent-claude' && f.path === '.claude/settings.json'),
+  };
+}
+
+export async function checkInstall(repo: Repo, fix: boolean): Promise<Finding[]> {
+  if (repo.isBare) return [];
+  const record = readInstallRecord<InstallRecord>(repo);
+  if (!record) return [];
+  const ids = new Set([...record.files.map((f) => f.installer), ...record.config.map((c) => c.installer)]);
+  const steps = (await planInstall(repo, recordedOptions(record))).filter((s) => s.kind !== 'notice' && ids.has(s.installer));
+  if (fix && steps.length) await applyInstall(repo, steps);
+  return steps.map((s) => ({
+    kind: 'install' as const,
+    subject: s.kind === 'file' ? s.path : s.kind === 'config' ? s.key : s.installer,
+    message: `${fix ? 'set up again' : "missing or changed since 'git handoff init'"}: ${s.summary}`,
+    fixable: true,
+    fixed: fix,
+  }));
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { placeOrphans, type Candidate, type Orphan } from '../../src/core/orphans.js';
+import { formatRecord, parseRecord, purgedMessage, tombstone, TOMBSTONE_SUMMARY } from '../../src/core/purge.js';
+
+const hex = (c: string) => c.repeat(40);
+const orphan = (target: string, timestamp: number, patchId: string | null, tree: string | null): Orphan => ({ target, blob: `blob-${target}`, timestamp, patchId, tree });
+const cand = (id: string, timestamp: number, tree: string, patchId: string | null = null): Candidate => ({ id, timestamp, tree, patchId });
+
+describe('placeOrphans', () => {
+  it('prefers the same patch (rebase merge), else the same tree (squash merge)', () => {
+    const r = placeOrphans(
+      [orphan('o1', 10, 'p1', 't1'), orphan('o2', 20, null, 't2'), orphan('o3', 30, 'p3', 't3')],
+      [cand('c1', 100, 'tx', 'p1'), cand('c1b', 100, 't1'), cand('c2', 100, 't2'), cand('c9', 100, 't9', 'p9')],
+      new Set(),
+    );
+    expect(r.map((p) => [p.orphan.target, p.to, 'by' in p ? p.by : p.reason])).toEqual([
+      ['o3', null, 'no reachable commit has the same patch id or tree'],
+      ['o2', 'c2', 'tree'],
+      ['o1', 'c1', 'patch-id'],
+    ]);
+  });
+
+  it('takes the newest match, never a commit that already has a note or was taken by a newer orphan', () => {
+    const r = placeOrphans(
+      [orphan('old', 10, null, 'T'), orphan('new', 20, null, 'T'), orphan('x', 5, null, 'U')],
+      [cand('a', 100, 'T'), cand('b', 200, 'T'), cand('u', 50, 'U')],
+      new Set(['u']),
+    );
+    expect(r.map((p) => [p.orphan.target, p.to])).toEqual([
+      ['new', 'b'],
+      ['old', null],
+      ['x', null],
+    ]);
+  });
+
+  it('says when a note records nothing to place it by', () => {
+    expect(placeOrphans([orphan('o', 1, null, null)], [], new Set())[0]).toMatchObject({ to: null, reason: 'the note records neither head_patch_id nor head_tree' });
+  });
+});
+
+describe('purge: tombstones and records', () => {
+  it('a tombstone keeps only the facts that place it', () => {
+    const t = tombstone({ summary: 'key AKIA...', branch: 'main', head: hex('a'), head_tree: hex('b'), head_patch_id: null, date: '2026-01-01T00:00:00Z', guards: ['x'] });
+    expect(t).toEqual({ schema: 1, status: 'paused', summary: TOMBSTONE_SUMMARY, purged: true, date: '2026-01-01T00:00:00Z', branch: 'main', head: hex('a'), head_tree: hex('b') });
+    expect(tombstone(null)).toEqual({ schema: 1, status: 'paused', summary: TOMBSTONE_SUMMARY, purged: true });
+  });
+
+  it('the purged commit keeps our trailers, not its subject', () => {
+    expect(purgedMessage({ 'Handoff-Kind': 'version', 'Handoff-Target': hex('a'), Other: 'x' }, hex('a'))).toBe(`handoff aaaaaaa: content purged\n\nHandoff-Kind: version\nHandoff-Target: ${hex('a')}\n`);
+    expect(purgedMessage({}, hex('b'))).toBe('handoff bbbbbbb: content purged\n');
+  });
+
+  it('records round-trip; anything malformed is ignored', () => {
+    const r = { version: hex('1'), target: hex('2'), blob: hex('3') };
+    expect(parseRecord(formatRecord(r))).toEqual(r);
+    expect(parseRecord('{')).toBeNull();
+    expect(parseRecord(JSON.stringify({ ...r, blob: 'nope' }))).toBeNull();
+  });
+});
