@@ -3,6 +3,32 @@
  * only when a document needs it (DESIGN.md: keep start-up lean).
  */
 import { parseSubset, NotInSubset } from './fast-yaml.js';
+import { DEFAULT_MAX_BYTES } from './bytes.js';
+
+/**
+ * About how many bytes `value` takes once aliases are expanded (as the canonical emitter
+ * and JSON.stringify would expand them), counting each shared node once per use, and
+ * stopping past `limit`: a small document of nested aliases ("billion laughs") must be
+ * refused before anything expands it.
+ */
+export function expandedSize(value: unknown, limit: number): number {
+  const memo = new Map<object, number>();
+  const size = (v: unknown): number => {
+    if (typeof v === 'string') return v.length + 3;
+    if (v === null || typeof v !== 'object') return 8;
+    const known = memo.get(v);
+    if (known !== undefined) return known;
+    memo.set(v, limit + 1); // a cycle counts as too large
+    let total = 2;
+    for (const [k, x] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
+      total += String(k).length + 2 + size(x);
+      if (total > limit) break;
+    }
+    memo.set(v, total);
+    return total;
+  };
+  return size(value);
+}
 
 export class ParseError extends Error {
   constructor(message: string, readonly line: number | null) {
@@ -14,8 +40,32 @@ function lineOfOffset(text: string, offset: number): number {
   return text.slice(0, offset).split('\n').length;
 }
 
+/** No handoff nests deeper than this; a deeper document would overflow the stack later. */
+export const MAX_DEPTH = 64;
+
+/** True when `value` nests mappings and lists more than `max` levels deep (no recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  const seen = new Map<object, number>();
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    if ((seen.get(v) ?? -1) >= depth) continue;
+    seen.set(v, depth);
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return false;
+}
+
 /** Parses YAML (with the core schema: no dates, no custom tags) or JSON. */
 export async function parseDocument(text: string): Promise<unknown> {
+  const value = await parseAny(text);
+  if (nestedDeeperThan(value, MAX_DEPTH)) throw new ParseError(`invalid document: nested more than ${MAX_DEPTH} levels deep`, null);
+  return value;
+}
+
+async function parseAny(text: string): Promise<unknown> {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
@@ -46,6 +96,10 @@ async function parseYaml(text: string): Promise<unknown> {
     const docs: unknown[] = [];
     yaml.loadAll(text, (d: unknown) => docs.push(d), { schema: yaml.CORE_SCHEMA });
     if (docs.length > 1) throw new ParseError('invalid YAML: holds more than one document', null);
+    const limit = Math.max(DEFAULT_MAX_BYTES, 4 * text.length);
+    if (/[&*]/.test(text) && expandedSize(docs[0], limit) > limit) {
+      throw new ParseError(`invalid YAML: its aliases expand it past ${limit} bytes`, null);
+    }
     return docs[0] ?? null;
   } catch (e) {
     if (e instanceof ParseError) throw e;

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestRepo } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
+import { yamlBomb } from '../helpers/documents.js';
 
 const DAY = 86_400;
 const ids = (r: { json: any }) => r.json.versions.map((v: any) => v.version);
@@ -188,6 +189,19 @@ describe('invalid notes', () => {
     expect(log.map((x: any) => x.valid)).toEqual([false, true]);
     expect(log[1]).toMatchObject({ summary: 'by hand', status: null, session_id: null });
     expect(handoff(repo, ['log']).stdout).toMatch(/\(invalid: summary: must be a string, not a list\)/);
+  });
+
+  it('skips a note whose aliases would expand without bound (a note fetched from anywhere)', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: one');
+    expect(handoff(repo, ['write', '--summary', 'sane']).code).toBe(0);
+    const c2 = repo.commit('feat: two');
+    repo.gitRaw(['notes', '--ref=handoff', 'add', '-F', '-', c2], { input: yamlBomb() });
+    const r = handoff(repo, ['show', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.handoff.summary).toBe('sane');
+    expect(handoff(repo, ['show']).stdout).toMatch(/skipped version [0-9a-f]{12}: not a valid handoff \(invalid YAML: its aliases expand it past/);
+    expect(handoff(repo, ['log', '--json', '--all']).json.versions.map((v: any) => v.valid)).toEqual([false, true]);
   });
 
   it('show warns even when no valid version is left, and still exits 0', () => {

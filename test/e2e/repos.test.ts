@@ -158,13 +158,15 @@ describe('errors never show a stack trace; HANDOFF_DEBUG may', () => {
 
 describe('help and the man page', () => {
   const repo = TestRepo.init();
-  const commands = ['write', 'show', 'log', 'diff'];
+  // every command the overview lists (the core four at least), each with its own -h
+  const overview = handoff(repo, ['-h']);
+  const commands = [...overview.stdout.matchAll(/^  ([a-z][a-z-]*) {2,}\S/gm)].map((m) => m[1]);
+  const helps = new Map<string, string>();
 
   it('git handoff -h lists every command', () => {
-    const r = handoff(repo, ['-h']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^usage: git handoff <command> \[options\]/);
-    for (const c of commands) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    expect(overview.code).toBe(0);
+    expect(overview.stdout).toMatch(/^usage: git handoff <command> \[options\]/);
+    expect(commands).toEqual(expect.arrayContaining(['write', 'show', 'log', 'diff']));
   });
 
   it.each(commands)('git handoff %s -h prints its usage and options', (c) => {
@@ -173,7 +175,8 @@ describe('help and the man page', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(new RegExp(`^usage: git handoff ${c} \\[options\\]`));
     expect(r.stdout).toContain('-h, --help');
-    expect(handoff(repo, [c, '--help'], { via: 'bin' }).stdout).toBe(r.stdout);
+    helps.set(c, r.stdout);
+    if (['write', 'show', 'log', 'diff'].includes(c)) expect(handoff(repo, [c, '--help'], { via: 'bin' }).stdout).toBe(r.stdout);
   });
 
   it('ships man/git-handoff.1 in the installed package, generated from the same specs', () => {
@@ -184,9 +187,9 @@ describe('help and the man page', () => {
     expect(text).toMatch(/^\.TH GIT-HANDOFF 1/);
     for (const c of commands) {
       expect(text).toContain(`.B git handoff ${c} [options]`);
-      const help = handoff(repo, [c, '-h']).stdout;
+      const help = helps.get(c) ?? handoff(repo, [c, '-h']).stdout;
       // every option of -h is in the man page
-      for (const opt of help.match(/--[a-z][a-z-]+/g) ?? []) if (opt !== '--help') expect(text).toContain(opt.replace(/-/g, '\\-'));
+      for (const opt of help.match(/--[a-z][a-z-]+/g) ?? []) if (opt !== '--help') expect(text, `${c} ${opt}`).toContain(opt.replace(/-/g, '\\-'));
     }
     expect(JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).man).toEqual(['man/git-handoff.1']);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { TestRepo } from '../helpers/repo.js';
 import { handoff, type CliResult } from '../helpers/cli.js';
 import { FakeSecrets } from '../helpers/fake-secrets.js';
+import { yamlBomb } from '../helpers/documents.js';
 
 const iso = (epoch: number) => new Date(epoch * 1000).toISOString().replace('.000Z', 'Z');
 
@@ -236,10 +237,23 @@ describe('write: refusals leave the repository untouched', () => {
     ['four --pending-question flags', '', ['--pending-question', 'a', '--pending-question', 'b', '--pending-question', 'c', '--pending-question', 'd'], /pending_questions has 4 items/],
     ['binary input', 'summary: a\u0000b\n', [], /stdin holds binary data/],
     ['input over handoff.maxBytes', `summary: ${'x'.repeat(2100)}\n`, [], /over the 2000-byte limit \(handoff\.maxBytes\)/],
+    ['nested aliases that expand without bound', yamlBomb(), [], /stdin: invalid YAML: its aliases expand it past \d+ bytes/],
   ])('refuses %s with one line naming it', (_name, input, flags, message) => {
     const before = repo.snapshot();
     expectRefused(handoff(repo, ['write', ...(flags as string[])], { input }), message);
     expect(repo.snapshot()).toEqual(before);
+  });
+
+  it('refuses a document nested 100,000 levels deep with one line, not a crash', () => {
+    repo.git('config', '--unset', 'handoff.maxBytes');
+    try {
+      const before = repo.snapshot();
+      const deep = `{"summary": "s", "x": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+      expectRefused(handoff(repo, ['write'], { input: deep }), /stdin: invalid document: nested more than 64 levels deep/);
+      expect(repo.snapshot()).toEqual(before);
+    } finally {
+      repo.git('config', 'handoff.maxBytes', '2000');
+    }
   });
 
   it('refuses invalid UTF-8', () => {

@@ -223,6 +223,33 @@ describe('parseDocument', () => {
     await expect(parseDocument('summary: a\n---\nsummary: b\n')).rejects.toThrow(/more than one document/);
   });
 
+  it('refuses nested aliases that would expand a small text past the size limit (billion laughs)', async () => {
+    const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
+    let text = `summary: s\nx_a: &a [${Array(10).fill('xxxxxxxxxx').join(', ')}]\n`;
+    for (let i = 1; i < levels.length; i++) text += `x_${levels[i]}: &${levels[i]} [${Array(10).fill(`*${levels[i - 1]}`).join(', ')}]\n`;
+    expect(text.length).toBeLessThan(1000);
+    const started = Date.now();
+    await expect(parseDocument(text)).rejects.toThrow(/^invalid YAML: its aliases expand it past \d+ bytes$/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it.each([
+    ['JSON', (n: number) => `{"summary": "s", "x": ${'['.repeat(n)}${']'.repeat(n)}}`],
+    ['YAML flow', (n: number) => `summary: s\nx: ${'['.repeat(n)}${']'.repeat(n)}\n`],
+    ['YAML blocks', (n: number) => `summary: s\nx:\n${Array.from({ length: n }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n')}\n`],
+  ])('refuses %s nested past the depth limit, however deep', async (_kind, make) => {
+    expect(await parseDocument(make(60))).toMatchObject({ summary: 's' });
+    for (const n of [70, 200_000]) {
+      const e = await parseDocument(make(Math.min(n, _kind === 'YAML blocks' ? 1200 : n))).then(() => null, (x: unknown) => x);
+      expect(e).toBeInstanceOf(ParseError);
+      expect((e as Error).message).toMatch(/^invalid (document|YAML)\b/);
+    }
+  });
+
+  it('keeps ordinary anchors and aliases', async () => {
+    expect(await parseDocument('guards: &g [no force push]\nx_again: *g\n')).toEqual({ guards: ['no force push'], x_again: ['no force push'] });
+  });
+
   it('reads an empty document as null', async () => {
     expect(await parseDocument('')).toBeNull();
     expect(await parseDocument('# only a comment\n')).toBeNull();
