@@ -2,7 +2,7 @@
  * The file and config side of `init` / `uninstall`: hook files, the install record under the
  * git common dir, `git config --local`. Writes are atomic (temporary file, then rename).
  */
-import { lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep, basename } from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
 import type { Repo } from './repo.js';
@@ -78,8 +78,15 @@ export function writeInstallRecord(repo: Repo, record: unknown): void {
   writeFileAtomic(installRecordPath(repo), Buffer.from(`${JSON.stringify(record, null, 2)}\n`), 0o644);
 }
 
+/** Removes the record, and its folder when nothing else lives there (init created it). */
 export function removeInstallRecord(repo: Repo): void {
-  removeFile(installRecordPath(repo));
+  const path = installRecordPath(repo);
+  removeFile(path);
+  try {
+    rmdirSync(dirname(path));
+  } catch {
+    // not empty: local state of other commands lives there too
+  }
 }
 
 /** The local config file `git config --local` writes. */
