@@ -28,7 +28,8 @@ describe('the handoff a rewritten commit keeps', () => {
   });
 
   it.each([
-    ['the newest by date, wherever git listed it', [note('new', '2026-03-01T12:00:00Z'), note('old', '2026-03-01T11:00:00Z')], 'new'],
+    ['the newest by date, listed first', [note('new', '2026-03-01T12:00:00Z'), note('old', '2026-03-01T11:00:00Z')], 'new'],
+    ['the newest by date, listed last', [note('old', '2026-03-01T11:00:00Z'), note('new', '2026-03-01T12:00:00Z')], 'new'],
     ['on a tie, the one git listed last (what overwrite keeps)', [note('first', '2026-03-01T12:00:00Z'), note('last', '2026-03-01T12:00:00Z')], 'last'],
     ['without dates, the one git listed last', [note('first', null), note('last', null)], 'last'],
     ['a dated note beats an undated one listed after it', [note('dated', '2026-03-01T12:00:00Z'), note('undated', null)], 'dated'],
