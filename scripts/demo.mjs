@@ -1,6 +1,6 @@
 // The README's first Quick start command ends here: a scratch repository, a handoff
 // written, a commit, then show and log, all through the installed `git handoff`.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +11,10 @@ env.GIT_COMMITTER_NAME = env.GIT_COMMITTER_NAME || env.GIT_AUTHOR_NAME;
 env.GIT_COMMITTER_EMAIL = env.GIT_COMMITTER_EMAIL || env.GIT_AUTHOR_EMAIL;
 const run = (cmd, args, input) => {
   process.stdout.write(`\n$ ${[cmd, ...args].join(' ')}${input ? ' <<EOF' : ''}\n${input ? `${input}EOF\n` : ''}`);
-  const out = execFileSync(cmd, args, { cwd: dir, env, input, encoding: 'utf8' });
-  process.stdout.write(out);
+  // stderr is shown too: that is where the post-commit hook's reminder appears.
+  const r = spawnSync(cmd, args, { cwd: dir, env, input, encoding: 'utf8' });
+  process.stdout.write(r.stdout + r.stderr);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
 };
 
 run('git', ['init', '-q', '--initial-branch=main']);
@@ -36,6 +38,7 @@ run(
     '',
   ].join('\n'),
 );
+run('git', ['handoff', 'init']);
 writeFileSync(join(dir, 'parser.test.js'), 'test("quoted", () => {});\n');
 run('git', ['add', 'parser.test.js']);
 run('git', ['commit', '-q', '-m', 'test: quoted commas (failing)']);
