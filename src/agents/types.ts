@@ -41,6 +41,8 @@ export interface AgentReply {
   blockStop?: string;
   /** a message shown to the user */
   userMessage?: string;
+  /** problems that did not stop the answer: one stderr line each */
+  warnings?: string[];
 }
 
 /** One hook entry an installer writes into the agent's settings. */
