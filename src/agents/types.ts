@@ -98,8 +98,17 @@ export function parseHookInput(text: string): { input: AgentHookInput } | { prob
   return { input: normalizeInput(raw as Obj) };
 }
 
+/** Claude Code's event names, which Codex shares (Codex has no SessionEnd). */
+const CLAUDE_EVENT_NAMES: Record<AgentEvent, string> = {
+  'session-start': 'SessionStart',
+  'user-prompt-submit': 'UserPromptSubmit',
+  'pre-compact': 'PreCompact',
+  stop: 'Stop',
+  'session-end': 'SessionEnd',
+};
+
 /** Claude Code's answer shape, which Codex follows field for field. */
-export function renderClaudeStyle(event: AgentEvent, reply: AgentReply, native: Record<AgentEvent, string>): string {
+export function renderClaudeStyle(event: AgentEvent, reply: AgentReply, native: Record<AgentEvent, string> = CLAUDE_EVENT_NAMES): string {
   const out: Obj = {};
   if (event === 'session-start' || event === 'user-prompt-submit') {
     if (reply.context) out.hookSpecificOutput = { hookEventName: native[event], additionalContext: reply.context };

@@ -12,7 +12,8 @@ import { HandoffStore } from '../git/handoff-store.js';
 import { readLocalState, writeLocalState } from '../git/local-state.js';
 import { resolveIdentities, isoUtc } from '../git/identity.js';
 import { AGENTS, agentEvent, isAgentName } from '../agents/index.js';
-import { parseHookInput, TRIGGER_LINE, type AgentAdapter, type AgentEvent, type AgentHookInput, type AgentReply } from '../agents/types.js';
+import { hasTrigger } from '../agents/settings.js';
+import { parseHookInput, type AgentAdapter, type AgentEvent, type AgentHookInput, type AgentReply } from '../agents/types.js';
 import { SESSION_STATE, type SessionState } from '../core/session.js';
 import { classifyPhrase } from '../core/phrases.js';
 import { decidePrompt, decideSessionEnd, decideSessionStart, decideStop, sessionFor } from '../core/agent-session.js';
@@ -69,10 +70,9 @@ export async function runAgentHook(call: AgentHookCall): Promise<AgentHookOutcom
 
 /** The opt-in: the agent's instruction file carries the trigger line (deleting it is the off switch). */
 export function hasTriggerLine(workTree: string, adapter: AgentAdapter): boolean {
-  const want = TRIGGER_LINE.toLowerCase();
   return adapter.instructionFiles.some((f) => {
     try {
-      return readFileSync(join(workTree, f), 'utf8').toLowerCase().replace(/[ \t]+/g, ' ').includes(want);
+      return hasTrigger(readFileSync(join(workTree, f), 'utf8'));
     } catch {
       return false;
     }
