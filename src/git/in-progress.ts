@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 const MARKERS = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG', 'sequencer'];
 /** Reflog messages of commits made by a sequencer command rather than by `git commit`. */
-const SEQUENCER_REFLOG = /^(rebase|cherry-pick|revert|merge|pull|commit \(merge\)|am)\b/;
+const SEQUENCER_REFLOG = /^((rebase|cherry-pick|revert|merge|pull|am)\b|commit \((merge|cherry-pick)\))/;
 
 export function operationInProgress(gitDir: string): string | null {
   for (const m of MARKERS) if (existsSync(join(gitDir, m))) return m;
@@ -42,36 +42,38 @@ export function lastHeadReflog(gitDir: string): ReflogEntry | null {
   }
 }
 
-/** The commit `head` was made by a sequencer command (a cherry-pick without conflicts leaves no other trace). */
+/**
+ * The commit `head` was made by a sequencer command (a cherry-pick without conflicts leaves no
+ * other trace), or concluded one (`git commit` after a conflicted merge or cherry-pick).
+ */
 export function madeBySequencer(entry: ReflogEntry | null, head: string): boolean {
   return entry !== null && entry.new === head && SEQUENCER_REFLOG.test(entry.message);
 }
 
 /**
- * Best effort, Linux: the git command that runs this hook, found by walking up the process
- * tree (`/proc/<pid>/stat`, `cmdline`); null where /proc is not available.
+ * Best effort, Linux: the command lines of the git processes above this one, nearest first,
+ * found by walking up the process tree (`/proc/<pid>/stat`, `cmdline`); empty where /proc is
+ * not available.
  */
-export function parentGitCommand(maxDepth = 5): string[] | null {
+export function gitAncestors(maxDepth = 6): string[][] {
+  const out: string[][] = [];
   let pid = process.ppid;
   for (let i = 0; i < maxDepth && pid > 1; i++) {
     let stat: string;
     try {
       stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     } catch {
-      return null;
+      break;
     }
     const close = stat.lastIndexOf(')');
-    const comm = stat.slice(stat.indexOf('(') + 1, close);
-    if (comm === 'git') {
+    if (stat.slice(stat.indexOf('(') + 1, close) === 'git') {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      } catch {
-        return null;
-      }
+        out.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
+      } catch {}
     }
     pid = Number(stat.slice(close + 2).split(' ')[1]);
   }
-  return null;
+  return out;
 }
 
 /** A sequencer command among git's arguments (`git cherry-pick ...`, `git -c x=y revert ...`). */
@@ -79,4 +81,21 @@ export function isSequencerCommand(argv: string[] | null): boolean {
   if (!argv) return false;
   const sub = argv.slice(1).find((a, i, all) => !a.startsWith('-') && all[i - 1] !== '-c' && all[i - 1] !== '-C');
   return sub !== undefined && /^(cherry-pick|revert|rebase|merge|pull|am)$/.test(sub);
+}
+
+/**
+ * This hook runs under a sequencer command, directly or through the `git commit` it starts
+ * (`git cherry-pick --continue`, `git revert --continue` after a conflict).
+ */
+export function runBySequencer(): boolean {
+  return gitAncestors().some(isSequencerCommand);
+}
+
+/**
+ * The message `git revert` wrote: a conflicted revert concluded by a plain `git commit`
+ * leaves no other trace by the time post-commit runs (REVERT_HEAD is gone, the reflog says
+ * "commit").
+ */
+export function isRevertMessage(message: string): boolean {
+  return /^This reverts commit [0-9a-f]{40}\.$/m.test(message);
 }

@@ -103,8 +103,15 @@ export function writeInstallRecord(repo: Repo, record: unknown): void {
   writeFileAtomic(installRecordPath(repo), Buffer.from(`${JSON.stringify(record, null, 2)}\n`), 0o644);
 }
 
+/** Removes the record, and its folder when nothing else lives there (init created it). */
 export function removeInstallRecord(repo: Repo): void {
-  removeFile(installRecordPath(repo));
+  const path = installRecordPath(repo);
+  removeFile(path);
+  try {
+    rmdirSync(dirname(path));
+  } catch {
+    // not empty: local state of other commands lives there too
+  }
 }
 
 /** The local config file `git config --local` writes. */

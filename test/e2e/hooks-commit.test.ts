@@ -210,6 +210,47 @@ describe('quiet during a rebase, merge, cherry-pick and revert', () => {
   });
 });
 
+describe('quiet when a conflicted cherry-pick or revert is concluded', () => {
+  it('by `git commit` or by `--continue` (the markers are gone by the time post-commit runs)', () => {
+    const repo = installed();
+    handoff(repo, ['write', '--summary', 'quiet']);
+    commitWithHooks(repo, 'feat: use up the first commit', {}, { env: { HANDOFF_SKIP: '1' } });
+    // Four files and a long body: substantive, if the hook spoke.
+    repo.git('checkout', '-q', '-b', 'side');
+    const side = commitWithHooks(repo, 'feat: side', { 'README.md': 'side\n', ...files(4, 'side') }, { args: ['-m', 'y'.repeat(250)], env: { HANDOFF_SKIP: '1' } }).head;
+    repo.git('checkout', '-q', 'main');
+    const base = commitWithHooks(repo, 'fix: main', { 'README.md': 'main\n' }, { env: { HANDOFF_SKIP: '1' } }).head;
+    const quiet = (r: { code: number; stderr: string }) => {
+      expect(r.code).toBe(0);
+      expect(handoffLines(r.stderr)).toEqual([]);
+    };
+    const conflicted = (args: string[]) => {
+      expect(gitWithHooks(repo, args).code).not.toBe(0);
+      repo.write('README.md', 'resolved\n');
+      repo.git('add', 'README.md');
+    };
+    const noEditor = { env: { GIT_EDITOR: 'true' } };
+
+    conflicted(['cherry-pick', side]);
+    quiet(gitWithHooks(repo, ['commit', '--no-edit'], noEditor));
+    repo.git('reset', '-q', '--hard', base);
+    conflicted(['cherry-pick', side]);
+    quiet(gitWithHooks(repo, ['cherry-pick', '--continue'], noEditor));
+
+    // A revert of four files, stopped by a conflict on README.md.
+    const four = commitWithHooks(repo, 'feat: four more', { 'README.md': 'four\n', ...files(4, 'four') }, { env: { HANDOFF_SKIP: '1' } }).head;
+    commitWithHooks(repo, 'fix: readme again', { 'README.md': 'again\n' }, { env: { HANDOFF_SKIP: '1' } });
+    const tip = repo.head();
+    conflicted(['revert', '--no-edit', four]);
+    quiet(gitWithHooks(repo, ['commit', '--no-edit'], noEditor));
+    repo.git('reset', '-q', '--hard', tip);
+    conflicted(['revert', '--no-edit', four]);
+    quiet(gitWithHooks(repo, ['revert', '--continue'], noEditor));
+    // ... and the next ordinary commit is judged again.
+    expect(reminded(commitWithHooks(repo, 'feat: ordinary again', files(4, 'after')))).toBe(true);
+  });
+});
+
 describe('never in the way', () => {
   it('a commit succeeds while refs/notes/handoff is broken; the hook says so in one line', () => {
     const repo = installed();

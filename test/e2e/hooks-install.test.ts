@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { readFileSync, existsSync, writeFileSync, rmSync } from 'node:fs';
+import { describe, expect, inject, it } from 'vitest';
+import { readFileSync, existsSync, writeFileSync, rmSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { TestRepo, tempDir } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
-import { commitWithHooks, snapshot } from '../helpers/hooks.js';
+import { commitWithHooks, handoffLines, pathWithout, snapshot } from '../helpers/hooks.js';
 
 const gitState = (repo: TestRepo) => snapshot(join(repo.dir, '.git'), (rel) => !/^(hooks|config|handoff)(\/|$)/.test(rel));
 
@@ -45,6 +45,8 @@ describe('init / uninstall (plain hooks folder)', () => {
     const un = handoff(repo, ['uninstall']);
     expect(un.code).toBe(0);
     expect(gitState(repo)).toEqual(before);
+    // Not even the folder init made for its record is left behind.
+    expect(existsSync(join(repo.dir, '.git/handoff'))).toBe(false);
     expect(handoff(repo, ['uninstall', '--json']).json).toMatchObject({ ok: true, changed: false });
   });
 
@@ -103,6 +105,41 @@ describe('init / uninstall (plain hooks folder)', () => {
     expect(gitState(repo)).toEqual(before);
   });
 
+  it('the shims do nothing without git-handoff on PATH, and find it in node_modules/.bin', () => {
+    const repo = TestRepo.init();
+    repo.commit('chore: start');
+    const hooks = join(repo.dir, '.git/hooks');
+    writeFileSync(join(hooks, 'post-commit'), '#!/bin/sh\necho "their post-commit" >&2\nexit 3\n', { mode: 0o755 });
+    handoff(repo, ['init']);
+    handoff(repo, ['write', '--summary', 'start']);
+    // A High topic under strict: the sweep would stop the commit if git-handoff ran.
+    repo.write('cadence/streaming/t.md', '---\ntopic: t\nstatus: active\nfidelity: High\n---\n## one\n');
+    repo.git('config', 'handoff.sweep.strict', 'true');
+    const bin = pathWithout('git-handoff');
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const env = { PATH: bin };
+    const c = commitWithHooks(repo, 'feat: a teammate without git-handoff', { 'a.txt': 'a\n' }, { env });
+    expect(c.code).toBe(0);
+    expect(c.stderr).toBe('their post-commit\n');
+    const amended = commitWithHooks(repo, 'feat: amended without git-handoff', {}, { args: ['--amend'], env });
+    expect(amended.code).toBe(0);
+    expect(amended.stderr).toBe('their post-commit\n');
+    expect(spawnSync(join(hooks, 'post-commit'), [], { cwd: repo.dir, env }).status).toBe(3);
+
+    // A project-local install: node_modules/.bin/git-handoff at the top of the work tree.
+    mkdirSync(join(repo.dir, 'node_modules/.bin'), { recursive: true });
+    symlinkSync(join(inject('binDir'), 'git-handoff'), join(repo.dir, 'node_modules/.bin/git-handoff'));
+    const stopped = commitWithHooks(repo, 'feat: stopped by the sweep', {}, { env });
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.head).toBe(amended.head);
+    expect(handoffLines(stopped.stderr)).toHaveLength(1);
+    repo.git('config', '--unset', 'handoff.sweep.strict');
+    handoff(repo, ['write', '--summary', 'again']);
+    const found = commitWithHooks(repo, 'feat: found in node_modules', {}, { env });
+    expect(found.code).toBe(0);
+    expect(handoffLines(found.stderr).filter((l) => l.startsWith('git-handoff: substantive commit'))).toHaveLength(1);
+  });
+
   it('keeps what the user changed after init: a rewritten hook stays, our shim goes', () => {
     const repo = TestRepo.init();
     repo.commit('chore: start');
@@ -110,7 +147,9 @@ describe('init / uninstall (plain hooks folder)', () => {
     const hooks = join(repo.dir, '.git/hooks');
     writeFileSync(join(hooks, 'post-rewrite'), '#!/bin/sh\necho mine\n', { mode: 0o755 });
     const shim = readFileSync(join(hooks, 'post-commit'), 'utf8');
-    writeFileSync(join(hooks, 'post-commit'), shim.replace('status=0', 'status=0 # edited'), { mode: 0o755 });
+    const edited = `${shim}# edited by the user\n`;
+    writeFileSync(join(hooks, 'post-commit'), edited, { mode: 0o755 });
+    expect(handoff(repo, ['uninstall', '--dry-run']).stdout).toContain('remove .git/hooks/post-commit (it changed after init)');
     const r = handoff(repo, ['uninstall']);
     expect(r.code).toBe(0);
     expect(readFileSync(join(hooks, 'post-rewrite'), 'utf8')).toBe('#!/bin/sh\necho mine\n');

@@ -1,26 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync, existsSync, symlinkSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { TestRepo, tempDir } from '../helpers/repo.js';
+import { TestRepo } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
-import { commitWithHooks, snapshot } from '../helpers/hooks.js';
+import { commitWithHooks, pathWithout, snapshot } from '../helpers/hooks.js';
 
 /** Runs the real husky (this project's devDependency) in the repository, as `npm run prepare` would. */
 function husky(repo: TestRepo): void {
   execFileSync(process.execPath, [join(inject('packageRoot'), 'node_modules/husky/bin.js')], { cwd: repo.dir, env: repo.tick(), stdio: 'pipe' });
-}
-
-/** A PATH with the tools git and husky's script use, and no git-handoff anywhere on it. */
-function pathWithout(tool: string): string {
-  const bin = tempDir('handoff-path-');
-  for (const t of ['git', 'sh', 'dirname', 'basename', 'cat', 'wc', 'env']) {
-    const found = execFileSync('sh', ['-c', `command -v ${t}`], { encoding: 'utf8' }).trim();
-    symlinkSync(found, join(bin, t));
-  }
-  expect(existsSync(join(bin, tool))).toBe(false);
-  return bin;
 }
 
 describe('husky', () => {

@@ -2,10 +2,11 @@
  * Driving real `git commit` with the installed hooks: the packed CLI first on PATH, so the
  * hook shims find `git-handoff` exactly as on a user's machine.
  */
-import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, existsSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { cliPath } from './cli.js';
-import type { TestRepo } from './repo.js';
+import { tempDir, type TestRepo } from './repo.js';
 
 export interface GitRun {
   code: number;
@@ -48,4 +49,15 @@ export function snapshot(dir: string, skip: (rel: string) => boolean = () => fal
   };
   walk(dir, '');
   return out;
+}
+
+/** A PATH with the tools git and the hook scripts use, and no `tool` (e.g. git-handoff) on it. */
+export function pathWithout(tool: string): string {
+  const bin = tempDir('handoff-path-');
+  for (const t of ['git', 'sh', 'dirname', 'basename', 'cat', 'wc', 'env']) {
+    const found = execFileSync('sh', ['-c', `command -v ${t}`], { encoding: 'utf8' }).trim();
+    symlinkSync(found, join(bin, t));
+  }
+  if (existsSync(join(bin, tool))) throw new Error(`${tool} is one of the tools pathWithout keeps`);
+  return bin;
 }

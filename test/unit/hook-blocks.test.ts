@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { spawnSync } from 'node:child_process';
 import { huskyBlock, withBlock, withoutBlock, withLefthookCommand, withoutLefthookCommands, hasBlock } from '../../src/core/hook-blocks.js';
-import { newestNote, noteDate, parseRewriteList } from '../../src/core/rewrite.js';
 import { coversHandoff } from '../../src/app/install/notes-config.js';
 
 describe('husky blocks', () => {
@@ -64,24 +63,6 @@ describe('lefthook config edits', () => {
     expect(out).toMatch(/^post-rewrite:\n {2}commands:\n/);
     expect(out).toContain('use_stdin: true');
     expect(withoutLefthookCommands(out)).toBe('');
-  });
-});
-
-describe('post-rewrite decisions', () => {
-  it('groups git\'s list by new commit, in order', () => {
-    const [a, b, c, n1, n2] = ['a', 'b', 'c', '1', '2'].map((x) => x.repeat(40));
-    const m = parseRewriteList(`${a} ${n1}\n${b} ${n1}\n${c} ${n2} extra\nnot a line\n\n`);
-    expect([...m]).toEqual([[n1, [a, b]], [n2, [c]]]);
-  });
-
-  it('keeps the newest by date; without dates, the last listed', () => {
-    const note = (blob: string, date?: string) => ({ blob, text: `schema: 1\nsummary: s\n${date ? `date: "${date}"\n` : ''}` });
-    expect(noteDate('date: "2026-01-01T00:00:00Z"\n')).toBe(Date.parse('2026-01-01T00:00:00Z'));
-    expect(newestNote([note('new', '2026-02-01T00:00:00Z'), note('old', '2026-01-01T00:00:00Z')])!.blob).toBe('new');
-    expect(newestNote([note('old', '2026-01-01T00:00:00Z'), note('new', '2026-02-01T00:00:00Z')])!.blob).toBe('new');
-    expect(newestNote([note('first'), note('last')])!.blob).toBe('last');
-    expect(newestNote([note('dated', '2026-01-01T00:00:00Z'), note('undated')])!.blob).toBe('dated');
-    expect(newestNote([])).toBeNull();
   });
 });
 

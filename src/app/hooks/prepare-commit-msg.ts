@@ -5,7 +5,7 @@
  * rebase, merge, cherry-pick, revert or bisect.
  */
 import { Repo } from '../../git/repo.js';
-import { isSequencerCommand, operationInProgress, parentGitCommand } from '../../git/in-progress.js';
+import { operationInProgress, runBySequencer } from '../../git/in-progress.js';
 import { sweep } from '../sweep.js';
 import type { HookContext } from './types.js';
 
@@ -14,7 +14,7 @@ export async function run(ctx: HookContext): Promise<number> {
   if (source === 'merge' || source === 'squash') return 0;
   const repo = await Repo.discover(ctx.cwd);
   try {
-    if (operationInProgress(repo.gitDir) || isSequencerCommand(parentGitCommand())) return 0;
+    if (operationInProgress(repo.gitDir) || runBySequencer()) return 0;
     const strict = await repo.configBool('handoff.sweep.strict');
     const r = await sweep(repo);
     const due = r.topics.filter((t) => t.action === 'consolidate');
