@@ -54,6 +54,11 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
     };
     if (dryRun) return result;
     const cas = await repo.casUpdateRef(NOTES_REF, newTip, tip, `handoff: purge ${records.map((r) => r.version.slice(0, 12)).join(' ')}`);
+    if (cas === 'locked') {
+      // A live writer holds the lock for milliseconds; one that outlives the retries was left by a killed one.
+      if (attempt === MAX_ATTEMPTS) throw store.lockHeld();
+      await new Promise((res) => setTimeout(res, 50 + Math.random() * 150));
+    }
     if (cas !== 'ok') continue;
     await expireUnreachableReflogs(repo, [NOTES_REF]);
     return result;

@@ -15,7 +15,7 @@ import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from '../git/h
 import { resolveIdentities } from '../git/identity.js';
 import { parseKey, syncAction, type SyncAction } from '../core/notes-merge.js';
 import type { PurgeRecord } from '../core/purge.js';
-import { LockHeld, PurgedHistory, RemoteRefused } from '../errors.js';
+import { PurgedHistory, RemoteRefused } from '../errors.js';
 
 /** How many times a sync fetches and merges again when the remote (or our ref) moved. */
 export const MAX_SYNC_ATTEMPTS = 5;
@@ -89,7 +89,7 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       const rw = await rewriteHistory(repo, repo.objects, local, localPurges);
       const cas = await repo.casUpdateRef(NOTES_REF, rw.tip, local, `handoff: purge ${localPurges.map((p) => p.version.slice(0, 12)).join(' ')}`);
       if (cas !== 'ok') {
-        if (cas === 'locked' && attempt === attempts) throw lockHeld(repo);
+        if (cas === 'locked' && attempt === attempts) throw store.lockHeld();
         continue;
       }
       await expireUnreachableReflogs(repo, [NOTES_REF]);
@@ -118,7 +118,7 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       const cas = await repo.casUpdateRef(NOTES_REF, plan.newTip!, local, `handoff: sync ${plan.action} with ${remote}`);
       // Our ref moved meanwhile (a local write): the remote has our result; merge again.
       if (cas !== 'ok') {
-        if (cas === 'locked' && attempt === attempts) throw lockHeld(repo);
+        if (cas === 'locked' && attempt === attempts) throw store.lockHeld();
         continue;
       }
     }
@@ -239,9 +239,4 @@ async function contained(repo: Repo, records: PurgeRecord[], tip: string | null)
   const out: PurgeRecord[] = [];
   for (const r of records) if (await isAncestor(repo, r.version, tip)) out.push(r);
   return out;
-}
-
-function lockHeld(repo: Repo): LockHeld {
-  const path = repo.refLockPath(NOTES_REF);
-  return new LockHeld(`${NOTES_REF} is locked by ${path}; if no git-handoff or git process is running, run 'git handoff doctor --fix'`, { path });
 }

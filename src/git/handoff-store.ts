@@ -242,7 +242,7 @@ export class HandoffStore {
       if (r === 'ok') return oid;
       if (r === 'locked') {
         lockWaitStart ||= Date.now();
-        if (Date.now() - lockWaitStart > LOCK_WAIT_MS) throw this.lockError();
+        if (Date.now() - lockWaitStart > LOCK_WAIT_MS) throw this.lockHeld();
         await new Promise((res) => setTimeout(res, 20 + Math.random() * 80));
       } else {
         await new Promise((res) => setTimeout(res, Math.random() * 20));
@@ -251,7 +251,8 @@ export class HandoffStore {
     throw new GitFailed(`could not update ${NOTES_REF} after ${MAX_CAS_ATTEMPTS} attempts: too many concurrent writers`);
   }
 
-  private lockError(): LockHeld {
+  /** The one-line refusal for a lock on the ref that outlived the wait: its path, its age, the way out. */
+  lockHeld(): LockHeld {
     const path = this.repo.refLockPath(NOTES_REF);
     let age = '';
     if (existsSync(path)) age = ` (${Math.round((Date.now() - statSync(path).mtimeMs) / 1000)}s old)`;

@@ -1,8 +1,11 @@
 /**
  * The one history rewrite the tool makes (`purge`, DESIGN.md "the one exception"): the
- * purged versions' notes become tombstones, in them and in every later commit that still
- * carries the same blob; every commit after them is replayed with its own author, committer,
- * dates and message, so the result depends only on the history and the purge records.
+ * purged notes' blobs become tombstones wherever the history holds them: at the purged
+ * version's commit and at every commit the same blob was copied to (amend and rebase copy a
+ * note through `notes.rewriteRef`; `doctor --fix` re-attaches it), before or after the
+ * purged version. Every commit from there is replayed with its own author, committer, dates
+ * and message (only a commit that put a purged blob in place loses its subject, which may
+ * quote the secret), so the result depends only on the history and the purge records.
  */
 import type { Repo } from './repo.js';
 import { parseCommit, parseTrailers, serializeCommit, type ObjectStore } from './objects.js';
@@ -55,6 +58,10 @@ export interface Rewrite {
  */
 export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string, records: PurgeRecord[]): Promise<Rewrite> {
   const purged = new Map(records.map((r) => [r.version, r]));
+  const placed = await placements(repo, tip, records.map((r) => r.blob));
+  // Every (target, blob) pair a purged blob was ever put at: what each replayed tree is checked for.
+  const copies = new Map<string, { target: string; blob: string }>();
+  for (const p of [...records, ...[...placed.values()].flat()]) copies.set(`${p.target} ${p.blob}`, { target: p.target, blob: p.blob });
   const out = await repo.git(['rev-list', '--topo-order', '--reverse', '--parents', tip], { readOnly: true });
   const tombstones = new Map<string, string>();
   const mapping = new Map<string, string>();
@@ -63,22 +70,47 @@ export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string
     const [id, ...parents] = line.split(' ');
     const newParents = parents.map((p) => mapping.get(p) ?? p);
     const own = purged.get(id);
-    if (!own && newParents.every((p, i) => p === parents[i])) continue;
+    const puts = placed.get(id);
+    if (!own && !puts && newParents.every((p, i) => p === parents[i])) continue;
     const obj = await store.read(id);
     if (!obj || obj.type !== 'commit') throw new GitFailed(`commit ${id} is missing from the repository`);
     const c = parseCommit(obj.data);
     let tree = c.tree;
-    for (const r of records) {
-      const note = await findNote(store, tree, r.target);
-      if (note?.blob !== r.blob) continue;
-      if (!tombstones.has(r.blob)) tombstones.set(r.blob, await tombstoneBlob(store, r.blob));
-      tree = await setNote(store, tree, r.target, tombstones.get(r.blob)!);
+    for (const { target, blob } of copies.values()) {
+      const note = await findNote(store, tree, target);
+      if (note?.blob !== blob) continue;
+      if (!tombstones.has(blob)) tombstones.set(blob, await tombstoneBlob(store, blob));
+      tree = await setNote(store, tree, target, tombstones.get(blob)!);
     }
-    const message = own ? purgedMessage(parseTrailers(c.message), own.target) : c.message;
+    const putAt = own?.target ?? puts?.[0].target;
+    const message = putAt ? purgedMessage(parseTrailers(c.message), putAt) : c.message;
     const newId = await store.write('commit', serializeCommit({ ...c, tree, parents: newParents, message }));
     if (newId !== id) mapping.set(id, newId);
   }
   return { tip: mapping.get(tip) ?? tip, mapping };
+}
+
+/**
+ * The commits of `tip`'s history that put one of `blobs` in place as a note (a write, or a
+ * copy made by git or by `doctor --fix`), with where: one `git log --find-object`. Merge
+ * commits are left out: they only pass on what a parent put in place.
+ */
+async function placements(repo: Repo, tip: string, blobs: string[]): Promise<Map<string, { target: string; blob: string }[]>> {
+  const wanted = new Set(blobs);
+  const out = new Map<string, { target: string; blob: string }[]>();
+  if (!wanted.size) return out;
+  const log = await repo.git(['log', '--format=%x00%H', '--raw', '--no-abbrev', '--no-renames', ...[...wanted].map((b) => `--find-object=${b}`), tip], { readOnly: true });
+  for (const chunk of log.split('\0')) {
+    const [id, ...lines] = chunk.split('\n');
+    for (const line of lines) {
+      // :<old mode> <new mode> <old blob> <new blob> <status>\t<path>
+      const m = /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]{40}) \w+\t(.+)$/.exec(line);
+      const target = m?.[2].split('/').join('');
+      if (!m || !wanted.has(m[1]) || !/^[0-9a-f]{40}$/.test(target!)) continue;
+      out.set(id, [...(out.get(id) ?? []), { target: target!, blob: m[1] }]);
+    }
+  }
+  return out;
 }
 
 /**

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { handoff } from '../helpers/cli.js';
 import { Fleet, sync, writeVersion, type FleetRepo } from '../helpers/fleet.js';
+import { TestRepo } from '../helpers/repo.js';
 
 const SECRET = 'AKIAQWERTYUIOPASDFGH';
 
 /** Every object of the repository that still holds the secret (the remote included). */
-function objectsWithSecret(repo: FleetRepo): number {
+function objectsWithSecret(repo: TestRepo, secret = SECRET): number {
   const out = repo.gitRaw(['cat-file', '--batch-all-objects', '--batch']).stdout;
-  return out.split(SECRET).length - 1;
+  return out.split(secret).length - 1;
 }
 
 function footprint(repo: FleetRepo): string {
@@ -70,5 +71,46 @@ describe('purge: a leaked secret removed from every copy of the history', () => 
     expect(new Set(fleet.all().map((r) => r.notesRef())).size).toBe(1);
     expect(fromB).toMatch(/^[0-9a-f]{40}$/);
     expect(v3).not.toBe(leaked);
+  });
+});
+
+describe('purge: copies of the leaked note', () => {
+  it('tombstones every copy of the note (git copies it on amend), whichever copy is named', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: start', { 'a.txt': 'a\n' });
+    // What `init` sets: amend and rebase copy the note, same blob, onto the new commit.
+    repo.git('config', 'notes.rewriteRef', 'refs/notes/handoff');
+    repo.git('config', 'notes.rewriteMode', 'overwrite');
+    repo.git('config', 'handoff.secrets.allow', 'AKIA');
+    const clean = writeVersion(repo, 'clean start');
+    const secrets = ['AKIAQWERTYUIOPASDFGH', 'AKIAZXCVBNMLKJHGFDSA'];
+    repo.commit('feat: one', { 'b.txt': 'b\n' });
+    const leaked = writeVersion(repo, `deploy with key ${secrets[0]}`);
+    repo.git('commit', '-q', '--amend', '-m', 'feat: one, amended');
+    expect(repo.nativeNote()).toContain(secrets[0]);
+    repo.commit('feat: two', { 'c.txt': 'c\n' });
+    writeVersion(repo, `second key ${secrets[1]}`);
+    repo.git('commit', '-q', '--amend', '-m', 'feat: two, amended');
+    repo.git('config', '--unset', 'handoff.secrets.allow');
+
+    // The version that wrote the secret is named: the copy on the amended commit goes too.
+    expect(handoff(repo, ['purge', leaked]).code).toBe(0);
+    expect(repo.git('log', '-p', 'refs/notes/handoff')).not.toContain(secrets[0]);
+    // The copy is named (git's own copy commit is a version too): the version that wrote
+    // the note goes too, and with it its subject, which quoted the secret.
+    const copy = handoff(repo, ['log', '--all', '--json']).json.versions[0].version;
+    expect(repo.git('log', '-1', '--format=%s', copy)).toMatch(/^Notes added by 'git commit --amend'/);
+    const second = handoff(repo, ['purge', copy]);
+    expect(second.code, second.stderr).toBe(0);
+
+    const history = repo.git('log', '-p', 'refs/notes/handoff');
+    for (const s of secrets) expect(history).not.toContain(s);
+    expect(repo.nativeNote()).toMatch(/^summary: "\(purged/m);
+    expect(repo.nativeNote('HEAD~1')).toMatch(/^summary: "\(purged/m);
+    expect(handoff(repo, ['log', '--all', '--json']).json.versions.at(-1).version).toBe(clean);
+    repo.git('reflog', 'expire', '--expire=now', '--all');
+    repo.git('gc', '-q', '--prune=now');
+    for (const s of secrets) expect(objectsWithSecret(repo, s), s).toBe(0);
+    repo.fsck();
   });
 });
