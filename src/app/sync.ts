@@ -72,29 +72,23 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
 
   if (req.dryRun) return dryRun(repo, store, remote, localBefore, req.force, say);
 
-  let purgedLocally: string[] = [];
   let remoteBefore: string | null | undefined;
   const attempts = req.maxAttempts ?? MAX_SYNC_ATTEMPTS;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     say(`fetching the handoff history from ${remote}`);
     const fetched = await fetchNotes(repo, remote);
     if (remoteBefore === undefined) remoteBefore = fetched;
-    let local = await store.tip();
+    const current = await store.tip();
+    let local = current;
 
-    // A purge recorded on either side applies to both histories before they are merged.
-    const records = await recordsOf(repo.objects, store, [local, fetched]);
-    const localPurges = await contained(repo, records, local);
-    if (local && localPurges.length) {
+    // A purge recorded on either side applies to both histories before they are merged. The
+    // rewritten local history is only objects until the push went through: a remote that
+    // refuses leaves our ref as it was.
+    const records = await recordsOf(repo.objects, store, [current, fetched]);
+    const localPurges = await contained(repo, records, current);
+    if (current && localPurges.length) {
       say(`applying ${localPurges.length} purge(s) recorded on ${remote}`);
-      const rw = await rewriteHistory(repo, repo.objects, local, localPurges);
-      const cas = await repo.casUpdateRef(NOTES_REF, rw.tip, local, `handoff: purge ${localPurges.map((p) => p.version.slice(0, 12)).join(' ')}`);
-      if (cas !== 'ok') {
-        if (cas === 'locked' && attempt === attempts) throw store.lockHeld();
-        continue;
-      }
-      await expireUnreachableReflogs(repo, [NOTES_REF]);
-      purgedLocally = [...purgedLocally, ...localPurges.map((p) => p.version)];
-      local = rw.tip;
+      local = (await rewriteHistory(repo, repo.objects, current, localPurges)).tip;
     }
     let theirs = fetched;
     const remotePurges = await contained(repo, records, fetched);
@@ -114,8 +108,10 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       say(`pushing to ${remote}`);
       if ((await pushNotes(repo, remote, plan.newTip, fetched, { force: plan.pushForce })) === 'moved') continue;
     }
-    if (plan.newTip !== local) {
-      const cas = await repo.casUpdateRef(NOTES_REF, plan.newTip!, local, `handoff: sync ${plan.action} with ${remote}`);
+    const purgedLocally = localPurges.map((p) => p.version);
+    if (plan.newTip !== current) {
+      const purgeNote = purgedLocally.length ? `, purge ${purgedLocally.map((v) => v.slice(0, 12)).join(' ')}` : '';
+      const cas = await repo.casUpdateRef(NOTES_REF, plan.newTip!, current, `handoff: sync ${plan.action} with ${remote}${purgeNote}`);
       // Our ref moved meanwhile (a local write): the remote has our result; merge again.
       if (cas !== 'ok') {
         if (cas === 'locked' && attempt === attempts) throw store.lockHeld();

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { handoff } from '../helpers/cli.js';
 import { Fleet, sync, writeVersion, type FleetRepo } from '../helpers/fleet.js';
 import { TestRepo } from '../helpers/repo.js';
@@ -54,7 +56,16 @@ describe('purge: a leaked secret removed from every copy of the history', () => 
     expect(refused.stderr).toMatch(/still holds purged version .*git handoff sync --force origin$/m);
     expect(sync(a, ['--force']).forced).toBe(true);
 
-    // b still has the old history and a new version of its own: sync applies the purge, keeps b's work.
+    // b still has the old history and a new version of its own. While the remote refuses
+    // b's push, b's history stays exactly as it was: the purge is applied with the merge.
+    const hook = join(fleet.remote.dir, 'hooks', 'pre-receive');
+    writeFileSync(hook, '#!/bin/sh\nexit 1\n');
+    chmodSync(hook, 0o755);
+    const bBefore = b.notesRef();
+    expect(handoff(b, ['sync']).code).toBe(4);
+    expect(b.notesRef()).toBe(bBefore);
+    rmSync(hook);
+    // Then sync applies the purge and keeps b's work.
     const sb = sync(b);
     expect(sb.purged_locally).toEqual([leaked]);
     sync(a);

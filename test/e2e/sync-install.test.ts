@@ -98,6 +98,23 @@ describe('init --sync: handoffs travel with git fetch and git push', () => {
     expect(remoteHead(fleet, 'refs/notes/handoff')).toBeNull();
   });
 
+  it('after a purge, the one line names the command that works: sync --force', () => {
+    const fleet = new Fleet(1);
+    const [a] = fleet.clones;
+    handoff(a, ['init', '--sync']);
+    a.git('config', 'handoff.secrets.allow', 'AKIA');
+    const leaked = writeVersion(a, 'key AKIAQWERTYUIOPASDFGH');
+    expect(gitWithHooks(a, ['push', 'origin', 'main']).code).toBe(0);
+    expect(handoff(a, ['purge', leaked]).code).toBe(0);
+    a.commit('feat: a', { 'a.txt': 'a\n' });
+    const push = gitWithHooks(a, ['push', 'origin', 'main']);
+    expect(push.code, push.stderr).toBe(0);
+    const lines = handoffLines(push.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^git-handoff: the handoff history was not pushed \(remote 'origin' still holds purged version [0-9a-f]{12}; replace its copy with: git handoff sync --force origin\); your push goes on$/);
+    expect(remoteHead(fleet, 'main')).toBe(a.head());
+  });
+
   it('a pre-push hook that was there runs first; when it stops the push, no notes are pushed', () => {
     const fleet = new Fleet(1);
     const [a] = fleet.clones;
