@@ -92,7 +92,9 @@ export function parseHookInput(text: string): { input: AgentHookInput } | { prob
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return { problem: `hook input is not JSON: ${(e as Error).message.split('\n')[0]}` };
+    // V8 quotes the input, newlines and all: keep the message on one line, and short
+    const why = (e as Error).message.replace(/\s+/g, ' ').trim();
+    return { problem: `hook input is not JSON: ${why.length > 160 ? `${why.slice(0, 157)}...` : why}` };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { problem: 'hook input is not a JSON object' };
   return { input: normalizeInput(raw as Obj) };
