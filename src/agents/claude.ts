@@ -6,15 +6,7 @@
  * `{"decision":"block","reason"}`; PreCompact and SessionEnd output reach the user only.
  * SessionStart may append `export` lines to `$CLAUDE_ENV_FILE` for the session's shell.
  */
-import { renderClaudeStyle, type AgentAdapter, type AgentEvent } from './types.js';
-
-const NATIVE: Record<AgentEvent, string> = {
-  'session-start': 'SessionStart',
-  'user-prompt-submit': 'UserPromptSubmit',
-  'pre-compact': 'PreCompact',
-  stop: 'Stop',
-  'session-end': 'SessionEnd',
-};
+import { renderClaudeStyle, type AgentAdapter } from './types.js';
 
 export const claude: AgentAdapter = {
   name: 'claude',
@@ -28,5 +20,5 @@ export const claude: AgentAdapter = {
   ],
   timeout: 30,
   envFileVars: ['CLAUDE_ENV_FILE'],
-  render: (event, reply) => renderClaudeStyle(event, reply, NATIVE),
+  render: (event, reply) => renderClaudeStyle(event, reply),
 };

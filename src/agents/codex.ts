@@ -6,15 +6,7 @@
  * Answers as Claude Code's: `hookSpecificOutput.additionalContext`, `decision: "block"`.
  * SessionStart exports through `$CODEX_ENV_FILE` (or its alias `$CLAUDE_ENV_FILE`).
  */
-import { renderClaudeStyle, type AgentAdapter, type AgentEvent } from './types.js';
-
-const NATIVE: Record<AgentEvent, string> = {
-  'session-start': 'SessionStart',
-  'user-prompt-submit': 'UserPromptSubmit',
-  'pre-compact': 'PreCompact',
-  stop: 'Stop',
-  'session-end': 'SessionEnd',
-};
+import { renderClaudeStyle, type AgentAdapter } from './types.js';
 
 export const codex: AgentAdapter = {
   name: 'codex',
@@ -27,5 +19,5 @@ export const codex: AgentAdapter = {
   ],
   timeout: 30,
   envFileVars: ['CODEX_ENV_FILE', 'CLAUDE_ENV_FILE'],
-  render: (event, reply) => renderClaudeStyle(event, reply, NATIVE),
+  render: (event, reply) => renderClaudeStyle(event, reply),
 };

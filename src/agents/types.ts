@@ -41,6 +41,8 @@ export interface AgentReply {
   blockStop?: string;
   /** a message shown to the user */
   userMessage?: string;
+  /** problems that did not stop the answer: one stderr line each */
+  warnings?: string[];
 }
 
 /** One hook entry an installer writes into the agent's settings. */
@@ -90,14 +92,25 @@ export function parseHookInput(text: string): { input: AgentHookInput } | { prob
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return { problem: `hook input is not JSON: ${(e as Error).message.split('\n')[0]}` };
+    // V8 quotes the input, newlines and all: keep the message on one line, and short
+    const why = (e as Error).message.replace(/\s+/g, ' ').trim();
+    return { problem: `hook input is not JSON: ${why.length > 160 ? `${why.slice(0, 157)}...` : why}` };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { problem: 'hook input is not a JSON object' };
   return { input: normalizeInput(raw as Obj) };
 }
 
+/** Claude Code's event names, which Codex shares (Codex has no SessionEnd). */
+const CLAUDE_EVENT_NAMES: Record<AgentEvent, string> = {
+  'session-start': 'SessionStart',
+  'user-prompt-submit': 'UserPromptSubmit',
+  'pre-compact': 'PreCompact',
+  stop: 'Stop',
+  'session-end': 'SessionEnd',
+};
+
 /** Claude Code's answer shape, which Codex follows field for field. */
-export function renderClaudeStyle(event: AgentEvent, reply: AgentReply, native: Record<AgentEvent, string>): string {
+export function renderClaudeStyle(event: AgentEvent, reply: AgentReply, native: Record<AgentEvent, string> = CLAUDE_EVENT_NAMES): string {
   const out: Obj = {};
   if (event === 'session-start' || event === 'user-prompt-submit') {
     if (reply.context) out.hookSpecificOutput = { hookEventName: native[event], additionalContext: reply.context };

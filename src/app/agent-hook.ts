@@ -12,7 +12,8 @@ import { HandoffStore } from '../git/handoff-store.js';
 import { readLocalState, writeLocalState } from '../git/local-state.js';
 import { resolveIdentities, isoUtc } from '../git/identity.js';
 import { AGENTS, agentEvent, isAgentName } from '../agents/index.js';
-import { parseHookInput, TRIGGER_LINE, type AgentAdapter, type AgentEvent, type AgentHookInput, type AgentReply } from '../agents/types.js';
+import { hasTrigger } from '../agents/settings.js';
+import { parseHookInput, type AgentAdapter, type AgentEvent, type AgentHookInput, type AgentReply } from '../agents/types.js';
 import { SESSION_STATE, type SessionState } from '../core/session.js';
 import { classifyPhrase } from '../core/phrases.js';
 import { decidePrompt, decideSessionEnd, decideSessionStart, decideStop, sessionFor } from '../core/agent-session.js';
@@ -59,7 +60,7 @@ export async function runAgentHook(call: AgentHookCall): Promise<AgentHookOutcom
   try {
     if (!repo.workTree || !hasTriggerLine(repo.workTree, adapter)) return SILENT;
     const reply = await HANDLERS[event](repo, adapter, parsed.input, call.env);
-    return { stdout: adapter.render(event, reply), stderr: [] };
+    return { stdout: adapter.render(event, reply), stderr: (reply.warnings ?? []).map((w) => `git handoff: hook ${call.event} --agent ${call.agent}: ${w}`) };
   } catch (e) {
     return fail(`${(e as Error).message ?? String(e)}`.split('\n')[0]);
   } finally {
@@ -69,10 +70,9 @@ export async function runAgentHook(call: AgentHookCall): Promise<AgentHookOutcom
 
 /** The opt-in: the agent's instruction file carries the trigger line (deleting it is the off switch). */
 export function hasTriggerLine(workTree: string, adapter: AgentAdapter): boolean {
-  const want = TRIGGER_LINE.toLowerCase();
   return adapter.instructionFiles.some((f) => {
     try {
-      return readFileSync(join(workTree, f), 'utf8').toLowerCase().replace(/[ \t]+/g, ' ').includes(want);
+      return hasTrigger(readFileSync(join(workTree, f), 'utf8'));
     } catch {
       return false;
     }
@@ -119,7 +119,13 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
   const previousWrote = prev && prev.session_id !== sessionId ? await wroteHandoffSince(repo, prev) : null;
   const d = decideSessionStart(prev, { sessionId, agent: adapter.name, now, head: await repo.headCommit(), previousWrote });
   saveState(repo, d.state);
-  exportSession(adapter, env, sessionId);
+  const warnings: string[] = [];
+  try {
+    exportSession(adapter, env, sessionId);
+  } catch (e) {
+    // the bookmark still reaches the model; only `write` will not know the session id
+    warnings.push(`cannot export the session id: ${((e as Error).message ?? String(e)).split('\n')[0]}`);
+  }
 
   const r = await showHandoff(repo, {});
   const bookmark = r.version ? renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: [] }) : null;
@@ -131,7 +137,7 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
     previousEndedWithout: d.previousEndedWithout,
     relay: env.HANDOFF_RELAY_ID ? { id: env.HANDOFF_RELAY_ID, promptFile: env.HANDOFF_PROMPT_FILE ?? null } : null,
   });
-  return context ? { context } : {};
+  return { ...(context ? { context } : {}), ...(warnings.length ? { warnings } : {}) };
 };
 
 /** Claude Code and Codex source `export` lines from their env file into the session's shell commands. */

@@ -57,11 +57,19 @@ async function settings(repo: Repo, opts: RelayOptions): Promise<Settings> {
 }
 
 const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((res) => {
-    const t = setTimeout(res, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), res()), { once: true });
+/** Waits `ms`, or less when the signal aborts; leaves no listener behind (the wait loop sleeps hundreds of times). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise<void>((res) => {
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      res();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
+}
 
 /** The latest version of this branch, when it asks for a relay. */
 async function candidate(repo: Repo): Promise<ReadVersion | string> {

@@ -37,6 +37,9 @@ export const DEFAULT_PHRASES: PhraseLists = {
     'end session',
     "we're done for now",
     // the same, in the forms people type
+    'сессию завершаем',
+    'сессию заканчиваем',
+    'сессию закрываем',
     'заканчиваем сессию',
     'закрываем сессию',
     'завершим сессию',
@@ -115,6 +118,15 @@ export interface Classification {
 }
 
 const NEGATIONS = new Set(["don't", 'dont', 'not', 'never', "let's not", 'не', 'ни', 'никогда']);
+/**
+ * Words that, right after a phrase, make it the name of a thing in the code ("the end
+ * session button", "end session handler"): technical text, not the user closing anything.
+ */
+const TECHNICAL_NOUNS = new Set(
+  'button buttons handler handlers hook hooks event events endpoint endpoints api route request requests callback function method methods call calls logic flow screen page dialog modal test tests bug code message command flag option feature action signal timeout url кнопка кнопку кнопки обработчик обработчика хук хука событие события эндпоинт метод метода функция функцию запрос запроса'.split(' '),
+);
+/** "we're done with X", «заканчиваем с X»: the phrase closes X, not the session. */
+const OBJECT_MARKERS = new Set(['with', 'с', 'со']);
 const CJK_NEGATIONS = ['不要', '不', '别', '没', '先别'];
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
@@ -139,6 +151,8 @@ interface Match {
   phrase: string;
   start: number;
   end: number;
+  /** names a thing in the code: it still covers the shorter phrases inside it, then drops out */
+  technical?: boolean;
 }
 
 function negated(text: string, start: number, cjk: boolean): boolean {
@@ -152,6 +166,11 @@ function negated(text: string, start: number, cjk: boolean): boolean {
   return NEGATIONS.has(last) || NEGATIONS.has(two);
 }
 
+/** The first `n` words after position `end` of normalized text. */
+function wordsAfter(text: string, end: number, n: number): string[] {
+  return text.slice(end).trim().split(' ').filter(Boolean).slice(0, n);
+}
+
 function findAll(text: string, cls: keyof PhraseLists, phrase: string, out: Match[]): void {
   const norm = normalizeText(phrase).trim();
   if (!norm) return;
@@ -160,7 +179,9 @@ function findAll(text: string, cls: keyof PhraseLists, phrase: string, out: Matc
   for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
     const start = cjk ? at : at + 1;
     const end = start + norm.length;
-    if (!negated(text, start, cjk)) out.push({ cls, phrase, start, end });
+    if (negated(text, start, cjk)) continue;
+    const technical = !cjk && TECHNICAL_NOUNS.has(wordsAfter(text, end, 1)[0] ?? '');
+    out.push({ cls, phrase, start, end, ...(technical ? { technical } : {}) });
   }
 }
 
@@ -179,7 +200,7 @@ export function classifyPhrase(message: string, lists: PhraseLists = DEFAULT_PHR
   const text = normalizeText(message);
   const all: Match[] = [];
   for (const cls of PHRASE_KEYS) for (const p of lists[cls]) findAll(text, cls, p, all);
-  const kept = resolveOverlaps(all);
+  const kept = resolveOverlaps(all).filter((m) => !m.technical);
   const first = (cls: keyof PhraseLists) => kept.find((m) => m.cls === cls);
   const end = first('session_end');
   const task = first('task');
@@ -187,17 +208,27 @@ export function classifyPhrase(message: string, lists: PhraseLists = DEFAULT_PHR
   const ref = first('task_refs');
   const scope = first('session_scope');
 
+  // What a bare closing phrase closes when an object follows it ("we're done with the parser").
+  const object = (m: Match): 'session' | 'other' | null => {
+    const after = wordsAfter(text, m.end, 5);
+    if (!OBJECT_MARKERS.has(after[0] ?? '')) return null;
+    return SESSION_WORD.test(after.slice(1).join(' ')) ? 'session' : 'other';
+  };
+
   if (end) {
     // A bare closing word ("сворачиваемся") aimed at a task is a question, not a session end.
     const explicit = kept.find((m) => m.cls === 'session_end' && SESSION_WORD.test(normalizeText(m.phrase)));
     if (explicit) return { class: 'session-end', matched: explicit.phrase };
-    if ((task || ref) && !scope) return { class: 'ambiguous', matched: end.phrase };
+    if ((task || ref || object(end) === 'other') && !scope) return { class: 'ambiguous', matched: end.phrase };
     return { class: 'session-end', matched: end.phrase };
   }
   if (task) return { class: 'task', matched: task.phrase };
   if (ambiguous) {
     if (scope) return { class: 'session-end', matched: ambiguous.phrase };
     if (ref) return { class: 'task', matched: ref.phrase };
+    const closes = object(ambiguous);
+    if (closes === 'session') return { class: 'session-end', matched: ambiguous.phrase };
+    if (closes === 'other') return { class: 'task', matched: ambiguous.phrase };
     return { class: 'ambiguous', matched: ambiguous.phrase };
   }
   const farewell = first('none');

@@ -191,11 +191,17 @@ export function renderRelayPrompt(p: RelayPromptInput, maxBytes = PROMPT_MAX_BYT
     const s = build(from, tasks.length);
     if (fits(s)) return s;
   }
-  for (let shown = tasks.length - 1; shown >= 0; shown--) {
-    const s = build(0, shown);
-    if (fits(s)) return s;
+  // The most tasks that fit, found by halving (the size grows with the count): a state file
+  // of thousands of tasks must not render thousands of candidate prompts.
+  let lo = 0;
+  let hi = tasks.length - 1;
+  if (!fits(build(0, 0))) return truncateBytes(build(0, 0), maxBytes);
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(build(0, mid))) lo = mid;
+    else hi = mid - 1;
   }
-  return truncateBytes(build(0, 0), maxBytes);
+  return build(0, lo);
 }
 
 function truncateBytes(s: string, max: number): string {

@@ -2,7 +2,7 @@
  * The file and config side of `init` / `uninstall`: hook files, the install record under the
  * git common dir, `git config --local`. Writes are atomic (temporary file, then rename).
  */
-import { lstatSync, mkdirSync, rmdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep, basename } from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
 import type { Repo } from './repo.js';
@@ -48,6 +48,31 @@ export function writeFileAtomic(path: string, data: Buffer, mode: number): void 
 
 export function removeFile(path: string): void {
   rmSync(path, { force: true });
+}
+
+/** How many folders above `path` do not exist yet (the ones writing it would create). */
+export function missingParents(path: string): number {
+  let n = 0;
+  for (let dir = dirname(path); !existsSync(dir) && dirname(dir) !== dir; dir = dirname(dir)) n++;
+  return n;
+}
+
+/** The `levels` folders above `path`, deepest first. */
+export function parentDirs(path: string, levels: number): string[] {
+  const out: string[] = [];
+  for (let i = 0, dir = dirname(path); i < levels; i++, dir = dirname(dir)) out.push(dir);
+  return out;
+}
+
+/** Removes each folder that is empty, deepest first; a folder with anything in it stays. */
+export function removeEmptyDirs(dirs: Iterable<string>): void {
+  for (const dir of [...new Set(dirs)].sort((a, b) => b.split(sep).length - a.split(sep).length)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      /* not empty, or gone already */
+    }
+  }
 }
 
 export function writeLink(path: string, target: string): void {

@@ -76,6 +76,15 @@ describe('Claude Code', () => {
     expect(start(repo, 'sess-3', {}, 'compact').out.hookSpecificOutput.additionalContext).not.toContain('previous session ended');
   });
 
+  it('session-start: an env file it cannot write costs one stderr line, not the bookmark', () => {
+    const repo = project();
+    handoff(repo, ['write', '--summary', 'still shown']);
+    const r = start(repo, 'sess-1', { CLAUDE_ENV_FILE: tempDir() }); // a folder, not a file
+    expect(r.code).toBe(0);
+    expect(r.out.hookSpecificOutput.additionalContext).toContain('still shown');
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^git handoff: hook session-start --agent claude: cannot export the session id: /)]);
+  });
+
   it('session-start: nothing at all before the first handoff', () => {
     const repo = project();
     expect(start(repo)).toMatchObject({ code: 0, stdout: '', stderr: '' });

@@ -82,7 +82,24 @@ describe('init --agent', () => {
     expect(commands(json(repo, '.claude/settings.json'), 'SessionStart')).toEqual(['git handoff hook session-start --agent claude']);
     expect(json(repo, '.claude/settings.local.json')).toEqual({});
     handoff(repo, ['uninstall']);
-    for (const p of ['.claude/settings.json', '.claude/settings.local.json', 'CLAUDE.md']) expect(existsSync(join(repo.dir, p)), p).toBe(false);
+    for (const p of ['.claude/settings.json', '.claude/settings.local.json', 'CLAUDE.md', '.claude']) expect(existsSync(join(repo.dir, p)), p).toBe(false);
+  });
+
+  it('uninstall removes the folders init created once they are empty, and only those', () => {
+    const repo = TestRepo.init();
+    repo.commit('init');
+    repo.write('.gemini/keep.txt', 'mine\n');
+    handoff(repo, ['init', '--agent', 'claude', '--agent', 'codex', '--agent', 'gemini']);
+    for (const d of ['.claude', '.codex', '.gemini']) expect(existsSync(join(repo.dir, d)), d).toBe(true);
+    repo.write('.codex/notes.txt', 'written after init\n');
+    const u = handoff(repo, ['uninstall']);
+    expect(u.code, u.stderr).toBe(0);
+    expect(existsSync(join(repo.dir, '.claude'))).toBe(false);
+    expect(readFileSync(join(repo.dir, '.codex/notes.txt'), 'utf8')).toBe('written after init\n');
+    expect(existsSync(join(repo.dir, '.codex/hooks.json'))).toBe(false);
+    expect(readFileSync(join(repo.dir, '.gemini/keep.txt'), 'utf8')).toBe('mine\n');
+    expect(existsSync(join(repo.dir, '.gemini/settings.json'))).toBe(false);
+    expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('?? .codex/notes.txt\n?? .gemini/keep.txt\n');
   });
 
   it('Codex: .codex/hooks.json plus [features] codex_hooks = true in config.toml; Gemini: .gemini/settings.json with its own event names', () => {

@@ -103,9 +103,11 @@ describe('relay', () => {
   it('no ack: times out, exits 4, records "timeout"; a late ack is refused', () => {
     const repo = repoAskingRelay();
     const out = join(agentDir, 'never');
-    const r = relay(repo, ['--timeout', '2', '--agent-cmd', agentCmd('never', out)]);
+    // 3 s of polling: more than the 10 abort listeners after which Node warns of a leak
+    const r = relay(repo, ['--timeout', '3', '--agent-cmd', agentCmd('never', out)]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/timed out: no ack within 2s/);
+    expect(r.stderr).toMatch(/timed out: no ack within 3s/);
+    expect(r.stderr.trim().split('\n').filter((l) => !/^relay [0-9a-f]{12}-1: |^git handoff: relay /.test(l))).toEqual([]);
     const [row] = status(repo);
     expect(row).toMatchObject({ status: 'timeout', reason: 'timeout', acked_at: null });
     const late = handoff(repo, ['ack', '--status', 'accepted'], { env: { ...env, HANDOFF_RELAY_ID: row.relay_id } });

@@ -53,6 +53,11 @@ describe('agent events and input', () => {
     expect(r).toMatchObject({ input: { sessionId: 'abc', cwd: '/w', nativeEvent: 'Stop', stopHookActive: true, prompt: null } });
     expect(parseHookInput('')).toEqual({ problem: expect.stringContaining('no hook input') });
     expect(parseHookInput('{oops')).toEqual({ problem: expect.stringContaining('not JSON') });
+    // the parser's message quotes the input: one whole line, whatever the input holds
+    const multi = parseHookInput(`nope\n${'x'.repeat(500)}\nmore`) as { problem: string };
+    expect(multi.problem).not.toContain('\n');
+    expect(multi.problem).toMatch(/^hook input is not JSON: .*(valid JSON|\.\.\.)$/);
+    expect(multi.problem.length).toBeLessThanOrEqual(200);
     expect(parseHookInput('[1]')).toEqual({ problem: 'hook input is not a JSON object' });
   });
 });

@@ -24,6 +24,9 @@ const table: [string, PhraseClass, string | null][] = [
   ['отбой, завершаем сессию', 'session-end', 'завершаем сессию'],
   ['закрываем эту таску и завершаем сессию', 'session-end', 'завершаем сессию'],
   ["let's wrap up for today", 'session-end', "let's wrap up"],
+  ['ну всё, сессию завершаем', 'session-end', 'сессию завершаем'],
+  ['сессию заканчиваем, спасибо', 'session-end', 'сессию заканчиваем'],
+  ["ok, we're done with this session", 'session-end', "we're done"],
   ['今天收工吧', 'session-end', '收工'],
   // task zone
   ['закрываем эту таску', 'task', 'закрываем эту таску'],
@@ -34,6 +37,10 @@ const table: [string, PhraseClass, string | null][] = [
   ['приостанови пока, надо подумать', 'task', 'приостанови'],
   ['сейчас завершу одну задачу и тогда поговорим', 'task', 'сейчас завершу одну задачу'],
   ["let's wrap up this task", 'task', 'this task'],
+  // a closing phrase with its object: it closes that, not the session
+  ["Great, we're done with the parser. Now the CLI.", 'task', "we're done"],
+  ['we are done with step 1, next is step 2', 'task', 'we are done'],
+  ['заканчиваем с рефакторингом и переходим к тестам', 'task', 'заканчиваем'],
   ['暂停一下', 'task', '暂停'],
   // ambiguous: a closing phrase that says neither session nor task
   ["let's wrap up", 'ambiguous', "let's wrap up"],
@@ -42,6 +49,7 @@ const table: [string, PhraseClass, string | null][] = [
   ["ok we're done", 'ambiguous', "we're done"],
   ['заканчиваем', 'ambiguous', 'заканчиваем'],
   ['сворачиваемся с этой задачей', 'ambiguous', 'сворачиваемся'],
+  ['закругляемся с парсером', 'ambiguous', 'закругляемся'],
   // none: broad farewells
   ['отбой', 'none', 'отбой'],
   ['Отбой!', 'none', 'отбой'],
@@ -56,6 +64,11 @@ const table: [string, PhraseClass, string | null][] = [
   ['```\nend session\n```\nwhat does this print?', 'none', null],
   ['SessionEnd fires at the end of the weekend session', 'none', null],
   ['the session cookie should end with a semicolon', 'none', null],
+  // the phrase as the name of a thing in the code
+  ['the end session button is broken', 'none', null],
+  ['end session handler crashes on logout', 'none', null],
+  ['add a pause button to the player', 'none', null],
+  ['почему «Завершаем сессию» кнопка не нажимается?', 'none', null],
   // negated
   ["don't end session yet", 'none', null],
   ['не завершаем сессию, ещё рано', 'none', null],

@@ -79,6 +79,15 @@ describe('renderRelayPrompt', () => {
     const huge = renderRelayPrompt({ ...base, tasks: many(0, 500).map((t) => ({ ...t, title: `${t.title} ${'y'.repeat(40)}` })) });
     expect(Buffer.byteLength(huge)).toBeLessThanOrEqual(PROMPT_MAX_BYTES);
     expect(huge).toMatch(/… \d+ more tasks: see STATE\.md\n$/);
+    // as many tasks as fit: one more title line would not
+    const shown = Number(/^(\d+)\. P0 task \d+ y+$/m.exec(huge.split('\n').reverse().join('\n'))![1]);
+    const next = `${shown + 1}. P0 task ${shown} ${'y'.repeat(40)}\n`;
+    expect(Buffer.byteLength(huge) + Buffer.byteLength(next)).toBeGreaterThan(PROMPT_MAX_BYTES);
+    // thousands of tasks: the same rule, rendered without trying every count
+    const lots = renderRelayPrompt({ ...base, tasks: many(1, 5000) });
+    expect(Buffer.byteLength(lots)).toBeLessThanOrEqual(PROMPT_MAX_BYTES);
+    expect(lots).toMatch(/^1\. P1 task 0$/m);
+    expect(lots).toMatch(/… \d+ more tasks: see STATE\.md\n$/);
     const giant = renderRelayPrompt({ ...base, bookmark: 'я'.repeat(20000), tasks: [] });
     expect(Buffer.byteLength(giant)).toBeLessThanOrEqual(PROMPT_MAX_BYTES);
     expect(giant).toMatch(/cut at the size limit\)\n$/);

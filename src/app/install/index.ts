@@ -11,8 +11,11 @@ import {
   effectiveHooksDir,
   fileState,
   localConfigPath,
+  missingParents,
+  parentDirs,
   readInstallRecord,
   recordPath,
+  removeEmptyDirs,
   removeEmptySection,
   removeFile,
   removeInstallRecord,
@@ -97,7 +100,9 @@ export async function applyInstall(repo: Repo, steps: PlannedStep[]): Promise<vo
     const where = recordPath(repo, abs);
     let entry = record.files.find((f) => f.base === where.base && f.path === where.path);
     if (!entry) {
-      entry = { installer, ...where, before: beforeOf(abs), after: null };
+      const before = beforeOf(abs);
+      const dirs = before === null ? missingParents(abs) : 0;
+      entry = { installer, ...where, before, after: null, ...(dirs ? { dirsCreated: dirs } : {}) };
       record.files.push(entry);
     }
     if (recipe !== undefined) entry.recipe = recipe;
@@ -150,10 +155,11 @@ export async function planUninstall(repo: Repo): Promise<{ steps: PlannedStep[];
     const abs = resolveRecordPath(repo, f);
     const current = fileState(abs).data;
     const shown = shownPath(repo, abs);
+    const prune = f.dirsCreated ? { prune: parentDirs(abs, f.dirsCreated) } : {};
     if (sha1(current) === f.after) {
       if (f.installer === 'config') configRestored = true;
       const what = f.before === null ? `remove ${shown}` : `restore ${shown} as it was before init`;
-      steps.push({ ...restoreStep(f.installer, abs, f.before, what), installer: f.installer });
+      steps.push({ ...restoreStep(f.installer, abs, f.before, what), ...(f.before === null ? prune : {}), installer: f.installer });
       continue;
     }
     if (f.installer === 'config') continue; // changed since init: unset our values one by one below
@@ -162,7 +168,7 @@ export async function planUninstall(repo: Repo): Promise<{ steps: PlannedStep[];
     if (undo === 'keep') {
       steps.push({ kind: 'notice', installer: f.installer, summary: `left ${shown} as it is: it changed after init and holds nothing of ours to take out` });
     } else {
-      steps.push({ kind: 'file', installer: f.installer, path: abs, content: undo, summary: `${undo === null ? 'remove' : 'take our part out of'} ${shown} (it changed after init)` });
+      steps.push({ kind: 'file', installer: f.installer, path: abs, content: undo, ...(undo === null ? prune : {}), summary: `${undo === null ? 'remove' : 'take our part out of'} ${shown} (it changed after init)` });
     }
   }
   if (!configRestored) {
@@ -175,16 +181,20 @@ export async function planUninstall(repo: Repo): Promise<{ steps: PlannedStep[];
 
 export async function applyUninstall(repo: Repo, steps: PlannedStep[]): Promise<void> {
   const sections = new Set<string>();
+  const prune: string[] = [];
   for (const s of steps) {
     if (s.kind === 'file') {
       if (s.link !== undefined) writeLink(s.path, s.link);
       else if (s.content === null) removeFile(s.path);
       else writeFileAtomic(s.path, s.content, s.mode ?? fileState(s.path).mode ?? 0o644);
+      if (s.content === null && s.link === undefined) prune.push(...(s.prune ?? []));
     } else if (s.kind === 'config') {
       await configLocal(repo, s.action, s.key, s.value);
       sections.add(s.key.slice(0, s.key.lastIndexOf('.')));
     }
   }
   for (const section of sections) await removeEmptySection(repo, section);
+  // after every file is gone: two files init created in one new folder both left it
+  removeEmptyDirs(prune);
   removeInstallRecord(repo);
 }

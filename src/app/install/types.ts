@@ -32,6 +32,8 @@ export interface FileStep {
   mode?: number;
   /** restore a symbolic link instead of writing bytes (used by uninstall) */
   link?: string;
+  /** uninstall: folders init created for this file, removed at the end when left empty */
+  prune?: string[];
   /** one line for the plan */
   summary: string;
   /**
@@ -87,6 +89,8 @@ export interface RecordedFile {
   before: FileBefore;
   /** sha1 of the bytes init left (null: init deleted it) */
   after: string | null;
+  /** how many folders above the file init created for it (absent: none) */
+  dirsCreated?: number;
   recipe?: unknown;
 }
 
