@@ -2,7 +2,7 @@
  * The fidelity sweep (DESIGN.md "The fidelity sweep"): gather the topic files, their times
  * and the current continuation, then let the pure planner decide. Reads only.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
@@ -27,7 +27,7 @@ export async function sweep(repo: Repo, nowMs = Date.now()): Promise<SweepResult
   for (const d of readdirSync(dir, { withFileTypes: true })) {
     if (!d.name.endsWith('.md') || !(d.isFile() || (d.isSymbolicLink() && isFile(join(dir, d.name))))) continue;
     const abs = join(dir, d.name);
-    const parsed = readTopic(readFileSync(abs, 'utf8'));
+    const parsed = readTopic(readSmall(abs));
     if (!parsed || parsed.data.status !== 'active') continue;
     const f: TopicFile = { path: `${STREAMING_DIR}/${d.name}`, text: '', parsed, committedAt: null, mtime: null };
     files.push(f);
@@ -95,4 +95,21 @@ function isFile(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * A topic file's text. Thousands are read on a commit that sweeps, so they share one buffer
+ * (open, read, close) instead of allocating one each; a larger file is read whole.
+ */
+function readSmall(abs: string): string {
+  const fd = openSync(abs, 'r');
+  try {
+    const n = readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
+    if (n < READ_BUFFER.length) return READ_BUFFER.toString('utf8', 0, n);
+  } finally {
+    closeSync(fd);
+  }
+  return readFileSync(abs, 'utf8');
 }

@@ -15,8 +15,18 @@ export interface Io {
   stdinIsTTY: boolean;
 }
 
-/** `tty.isatty`, loaded only when asked. */
+/**
+ * `tty.isatty`, asked only of a character device: loading `node:tty` costs Node's network
+ * stack, and files, pipes and /dev/null (a Linux memory device, major 1) are never terminals.
+ */
 function isatty(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    if (process.platform === 'linux' && Math.floor(st.rdev / 256) % 4096 === 1) return false;
+  } catch {
+    return false;
+  }
   return process.getBuiltinModule('node:tty').isatty(fd);
 }
 
