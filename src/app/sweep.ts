@@ -6,7 +6,8 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
-import { BARE_HANDOFF_HINT, continuationPaths, planSweep, readTopic, type TopicFile, type TopicPlan } from '../core/sweep.js';
+import { BARE_HANDOFF_HINT, continuationPaths, planSweep, type TopicFile, type TopicPlan } from '../core/sweep.js';
+import { scanActiveTopic } from '../core/sweep-scan.js';
 
 export const STREAMING_DIR = 'cadence/streaming';
 export const ACTIVE_FILE = 'cadence/_ACTIVE.md';
@@ -25,13 +26,16 @@ export async function sweep(repo: Repo, nowMs = Date.now()): Promise<SweepResult
   const files: TopicFile[] = [];
   const undated: TopicFile[] = [];
   for (const d of readdirSync(dir, { withFileTypes: true })) {
-    if (!d.name.endsWith('.md') || !(d.isFile() || (d.isSymbolicLink() && isFile(join(dir, d.name))))) continue;
-    const abs = join(dir, d.name);
-    const parsed = readTopic(readSmall(abs));
-    if (!parsed || parsed.data.status !== 'active') continue;
-    const f: TopicFile = { path: `${STREAMING_DIR}/${d.name}`, text: '', parsed, committedAt: null, mtime: null };
+    const name = d.name;
+    if (!name.endsWith('.md')) continue;
+    // (`dir` is absolute and normal already: path.join would only normalise it again)
+    const abs = `${dir}/${name}`;
+    if (!(d.isFile() || (d.isSymbolicLink() && isFile(abs)))) continue;
+    const summary = scanActiveTopic(readSmall(abs));
+    if (!summary) continue;
+    const f: TopicFile = { path: `${STREAMING_DIR}/${name}`, text: '', summary, committedAt: null, mtime: null };
     files.push(f);
-    if (parsed.entries.some((e) => e.time === null)) undated.push(f);
+    if (summary.undated > 0) undated.push(f);
   }
   if (!files.length) return { topics: [], hint };
   // An undated entry takes the file's last commit time, else its mtime.

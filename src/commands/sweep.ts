@@ -20,13 +20,18 @@ export const command: CommandModule = {
       const r = await sweep(repo);
       if (ctx.json) return void ctx.io.json({ ok: true, topics: r.topics, hint: r.hint });
       const p = ctx.io.paint;
-      if (!r.topics.length) ctx.io.out('no active topics in cadence/streaming/\n');
+      // One write for the whole plan: thousands of topics are thousands of lines.
+      let text = r.topics.length ? '' : 'no active topics in cadence/streaming/\n';
+      const consolidate = p.warn('consolidate');
+      const skip = p.dim('skip       ');
+      let due = false;
       for (const t of r.topics) {
-        const mark = t.action === 'consolidate' ? p.warn('consolidate') : p.dim('skip       ');
-        ctx.io.out(`${mark} ${t.path} (${t.topic}; ${t.fidelity}; ${t.entries} ${t.entries === 1 ? 'entry' : 'entries'}): ${t.reason}\n`);
+        due ||= t.action === 'consolidate';
+        text += `${t.action === 'consolidate' ? consolidate : skip} ${t.path} (${t.topic}; ${t.fidelity}; ${t.entries} ${t.entries === 1 ? 'entry' : 'entries'}): ${t.reason}\n`;
       }
-      if (r.topics.some((t) => t.action === 'consolidate')) ctx.io.out("then: git handoff write --produced <document> (once per document)\n");
-      if (r.hint) ctx.io.out(`hint: ${r.hint}\n`);
+      if (due) text += 'then: git handoff write --produced <document> (once per document)\n';
+      if (r.hint) text += `hint: ${r.hint}\n`;
+      ctx.io.out(text);
     } finally {
       repo.close();
     }

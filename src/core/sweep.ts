@@ -41,7 +41,8 @@ export function parseFrontMatter(text: string): { data: FrontMatter; body: strin
   return { data, body };
 }
 
-function scalar(raw: string): string | boolean | null {
+/** One front matter value: null, a boolean, a quoted string unquoted, else the text without its comment. */
+export function scalar(raw: string): string | boolean | null {
   let v = raw;
   if (/^["']/.test(v)) v = v.replace(/^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]+#.*$/, '$1');
   else v = v.replace(/[ \t]+#.*$/, '');
@@ -88,8 +89,8 @@ export interface TopicFile {
   /** repository-relative path, e.g. cadence/streaming/parser.md */
   path: string;
   text: string;
-  /** `readTopic(text)` when the caller parsed it already */
-  parsed?: ParsedTopic | null;
+  /** what the plan needs of `text`, when the caller read it already (`scanTopic`) */
+  summary?: TopicSummary | null;
   /** the file's last commit time (ms), else null */
   committedAt: number | null;
   /** the file's modification time (ms); null when not looked up (every entry is dated) */
@@ -105,6 +106,34 @@ export interface ParsedTopic {
 export function readTopic(text: string): ParsedTopic | null {
   const fm = parseFrontMatter(text);
   return fm && { data: fm.data, entries: entriesOf(fm.body) };
+}
+
+/** What the plan needs of a topic file (`scanActiveTopic` in sweep-scan.ts reads it cheaply). */
+export interface TopicSummary {
+  /** the front matter's keys the plan reads (the others are left out) */
+  data: { [K in (typeof PLAN_KEYS)[number]]?: string | boolean | null };
+  /** `## ` headings outside code fences */
+  entries: number;
+  /** how many of them carry no time of their own */
+  undated: number;
+  /** the newest time an entry carries (epoch ms), null when none carries one */
+  newest: number | null;
+}
+
+/** The front matter keys the plan reads. */
+export const PLAN_KEYS = ['topic', 'status', 'fidelity', 'closing'] as const;
+
+/** `readTopic`'s answer as the plan needs it. */
+export function summarizeTopic(t: ParsedTopic): TopicSummary {
+  const data: TopicSummary['data'] = {};
+  for (const k of PLAN_KEYS) if (Object.hasOwn(t.data, k)) data[k] = t.data[k];
+  let undated = 0;
+  let newest: number | null = null;
+  for (const e of t.entries) {
+    if (e.time === null) undated++;
+    else if (newest === null || e.time > newest) newest = e.time;
+  }
+  return { data, entries: t.entries.length, undated, newest };
 }
 
 export interface TopicPlan {
@@ -137,24 +166,31 @@ function ago(ms: number): string {
 export function planSweep(files: TopicFile[], continuation: Set<string>, nowMs: number): TopicPlan[] {
   const out: TopicPlan[] = [];
   for (const f of files) {
-    const fm = f.parsed === undefined ? readTopic(f.text) : f.parsed;
-    if (!fm || fm.data.status !== 'active') continue;
-    const entries = fm.entries;
-    const fallback = f.committedAt ?? f.mtime ?? nowMs;
-    const times = entries.map((e) => e.time ?? fallback);
-    const newest = times.length ? Math.max(...times) : null;
-    const fidelity = fidelityOf(fm.data.fidelity);
-    const topic = typeof fm.data.topic === 'string' ? fm.data.topic : f.path.replace(/^.*\//, '').replace(/\.md$/, '');
-    const base = { path: f.path, topic, fidelity, entries: entries.length, newest: newest === null ? null : new Date(newest).toISOString() };
-    const must = fidelity === 'High' ? 'fidelity High' : fm.data.closing === true ? 'closed by the user' : continuation.has(f.path) ? 'the current continuation' : null;
-    let action: TopicPlan['action'];
+    let t = f.summary;
+    if (t === undefined) {
+      const parsed = readTopic(f.text);
+      t = parsed && summarizeTopic(parsed);
+    }
+    if (!t || t.data.status !== 'active') continue;
+    const entries = t.entries;
+    // Undated entries take the file's time; the newest entry is the newest of all.
+    const newest = entries === 0 ? null : t.undated > 0 ? Math.max(t.newest ?? -Infinity, f.committedAt ?? f.mtime ?? nowMs) : t.newest!;
+    const fidelity = fidelityOf(t.data.fidelity);
+    const topic = typeof t.data.topic === 'string' ? t.data.topic : f.path.replace(/^.*\//, '').replace(/\.md$/, '');
+    const must = fidelity === 'High' ? 'fidelity High' : t.data.closing === true ? 'closed by the user' : continuation.has(f.path) ? 'the current continuation' : null;
+    let action: TopicPlan['action'] = 'skip';
     let reason: string;
-    if (entries.length === 0) [action, reason] = ['skip', 'no entries'];
-    else if (must) [action, reason] = ['consolidate', must];
-    else if (entries.length < MIN_ENTRIES) [action, reason] = ['skip', `fewer than ${MIN_ENTRIES} entries`];
-    else if (nowMs - newest! < MIN_AGE_MS) [action, reason] = ['skip', `newest entry under 10 minutes old (${ago(Math.max(0, nowMs - newest!))})`];
-    else [action, reason] = ['consolidate', `${entries.length} entries, newest ${ago(nowMs - newest!)} old`];
-    out.push({ ...base, action, reason });
+    if (newest === null) reason = 'no entries';
+    else if (must) {
+      action = 'consolidate';
+      reason = must;
+    } else if (entries < MIN_ENTRIES) reason = `fewer than ${MIN_ENTRIES} entries`;
+    else if (nowMs - newest < MIN_AGE_MS) reason = `newest entry under 10 minutes old (${ago(Math.max(0, nowMs - newest))})`;
+    else {
+      action = 'consolidate';
+      reason = `${entries} entries, newest ${ago(nowMs - newest)} old`;
+    }
+    out.push({ path: f.path, topic, fidelity, entries, newest: newest === null ? null : new Date(newest).toISOString(), action, reason });
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
