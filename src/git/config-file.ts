@@ -5,7 +5,6 @@
  * caller asks git itself. Saves a git process on every hook and `show`.
  */
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from "node:path";
 
 export type ConfigMap = Map<string, string[]>;
@@ -116,7 +115,7 @@ function configFiles(commonDir: string | null, gitDir: string | null): (string |
   if (!env.GIT_CONFIG_NOSYSTEM || env.GIT_CONFIG_NOSYSTEM === '0' || env.GIT_CONFIG_NOSYSTEM === 'false') files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
   if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL || null);
   else {
-    const home = env.HOME || homedir();
+    const home = env.HOME || process.getBuiltinModule('node:os').homedir();
     files.push(join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'), join(home, '.gitconfig'));
   }
   if (commonDir) files.push(join(commonDir, 'config'));

@@ -1,6 +1,5 @@
 import { mkdirSync, existsSync, writeFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { CatFileBatch } from './catfile.js';
 import { InProcessObjects } from './packs.js';
 import { hashObject, type GitObject, type ObjectStore, type ObjectType } from './objects.js';
@@ -57,7 +56,7 @@ export class GitObjectStore implements ObjectStore {
     if (!existsSync(file)) {
       mkdirSync(dir, { recursive: true });
       const tmp = join(dir, `tmp_obj_${process.pid}_${Date.now().toString(36)}_${(tmpCounter++).toString(36)}`);
-      const body = deflateSync(Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data]));
+      const body = process.getBuiltinModule('node:zlib').deflateSync(Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data]));
       writeFileSync(tmp, body, { mode: 0o444 });
       try {
         renameSync(tmp, file);

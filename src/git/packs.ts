@@ -6,8 +6,10 @@
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import type { GitObject, ObjectType } from './objects.js';
+
+/** node:zlib, loaded on the first object read: a command that reads none (sweep) does not pay for it. */
+const inflateSync = (buf: Buffer): Buffer => process.getBuiltinModule('node:zlib').inflateSync(buf);
 
 const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
 const OFS_DELTA = 6;
