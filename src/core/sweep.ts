@@ -148,6 +148,7 @@ export interface TopicPlan {
 }
 
 function fidelityOf(v: unknown): Fidelity {
+  if (v === 'High' || v === 'Light' || v === 'Standard') return v;
   const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
   return s === 'high' ? 'High' : s === 'light' ? 'Light' : 'Standard';
 }
@@ -198,6 +199,7 @@ export function planSweep(files: TopicFile[], continuation: Set<string>, nowMs: 
 /** Paths a continuation document names: `cadence/_ACTIVE.md` text or continuation_refs entries. */
 export function continuationPaths(activeText: string | null, refs: string[], candidates: string[]): Set<string> {
   const out = new Set<string>();
+  if (!activeText && !refs.length) return out;
   const norm = (p: string) => p.trim().replace(/^\.\//, '');
   const refSet = new Set(refs.map(norm));
   for (const c of candidates) {
