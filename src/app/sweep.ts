@@ -4,8 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Repo } from '../git/repo.js';
-import { HandoffStore } from '../git/handoff-store.js';
+import { NOTES_REF, type Repo } from '../git/repo.js';
 import { BARE_HANDOFF_HINT, continuationPaths, planSweep, type TopicFile, type TopicPlan } from '../core/sweep.js';
 import { scanActiveTopic } from '../core/sweep-scan.js';
 
@@ -20,7 +19,12 @@ export interface SweepResult {
   hint: string | null;
 }
 
-export async function sweep(repo: Repo, nowMs = Date.now()): Promise<SweepResult> {
+/**
+ * The sweep's plan. `continuationRefs` reads the latest handoff's continuation_refs
+ * (continuation-refs.ts); it is asked only once there is a handoff, so a caller can load
+ * the handoff store lazily.
+ */
+export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promise<string[]>, nowMs = Date.now()): Promise<SweepResult> {
   const top = repo.workTree;
   if (!top) return { topics: [], hint: null };
   const hint = isDir(join(top, '.handoff')) ? BARE_HANDOFF_HINT : null;
@@ -54,7 +58,8 @@ export async function sweep(repo: Repo, nowMs = Date.now()): Promise<SweepResult
   }
   const activeAbs = join(top, ACTIVE_FILE);
   const activeText = existsSync(activeAbs) ? readFileSync(activeAbs, 'utf8') : null;
-  const continuation = continuationPaths(activeText, await latestContinuationRefs(repo), files.map((f) => f.path));
+  const refs = (await repo.resolveRef(NOTES_REF)) ? await continuationRefs(repo) : [];
+  const continuation = continuationPaths(activeText, refs, files.map((f) => f.path));
   return { topics: planSweep(files, continuation, nowMs), hint };
 }
 
@@ -95,19 +100,6 @@ const MANY_FILES = 300;
  */
 function withoutOptimizingCompiler(): void {
   process.getBuiltinModule('node:v8').setFlagsFromString('--max-opt=1');
-}
-
-async function latestContinuationRefs(repo: Repo): Promise<string[]> {
-  try {
-    const store = new HandoffStore(repo);
-    // (no handoff yet: nothing to walk)
-    if (!(await store.tip())) return [];
-    const { version } = await store.latest({ branch: repo.headBranch() });
-    const refs = version?.handoff.continuation_refs;
-    return Array.isArray(refs) ? refs.filter((r): r is string => typeof r === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 function isDir(p: string): boolean {

@@ -17,7 +17,7 @@ export const command: CommandModule = {
     const repo = await Repo.discover(ctx.cwd);
     try {
       if (repo.isBare) throw new Refused('sweep needs a work tree; this is a bare repository');
-      const r = await sweep(repo);
+      const r = await sweep(repo, async (at) => (await import('../app/continuation-refs.js')).latestContinuationRefs(at));
       if (ctx.json) return void ctx.io.json({ ok: true, topics: r.topics, hint: r.hint });
       const p = ctx.io.paint;
       // One write for the whole plan: thousands of topics are thousands of lines.

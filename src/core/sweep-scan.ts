@@ -82,8 +82,11 @@ function frontMatterValue(src: string, marker: string, open: number, close: numb
   const v = src.slice(a, b);
   // A plain word needs none of scalar()'s rules: no quote, no comment, not null nor a boolean.
   const c = v.charCodeAt(0);
-  return v.length > 5 && c !== 34 && c !== 39 && !v.includes('#') ? v : scalar(v);
+  return c !== 34 && c !== 39 && !v.includes('#') && (v.length > 5 || !MAYBE_SPECIAL.test(v)) ? v : scalar(v);
 }
+
+/** What scalar() may read as null or a boolean (a superset: it decides the rest). */
+const MAYBE_SPECIAL = /^(?:|~|null|true|yes|on|false|no|off)$/i;
 
 /**
  * The `## ` headings of the body (from `start`) outside code fences. Walks from one place

@@ -7,6 +7,7 @@
 import { Repo } from '../../git/repo.js';
 import { operationInProgress, runBySequencer } from '../../git/in-progress.js';
 import { sweep } from '../sweep.js';
+import { latestContinuationRefs } from '../continuation-refs.js';
 import type { HookContext } from './types.js';
 
 export async function run(ctx: HookContext): Promise<number> {
@@ -16,7 +17,7 @@ export async function run(ctx: HookContext): Promise<number> {
   try {
     if (operationInProgress(repo.gitDir) || runBySequencer()) return 0;
     const strict = await repo.configBool('handoff.sweep.strict');
-    const r = await sweep(repo);
+    const r = await sweep(repo, latestContinuationRefs);
     const due = r.topics.filter((t) => t.action === 'consolidate');
     if (due.length && strict) {
       ctx.io.err(`git-handoff: commit stopped by the fidelity sweep (handoff.sweep.strict): consolidate ${due.map((t) => `${t.path} (${t.topic})`).join(', ')}; then 'git handoff write --produced <document>'`);
