@@ -41,7 +41,8 @@ export function scanActiveTopic(text: string): TopicSummary | null {
   while (src.charCodeAt(open) === SPACE || src.charCodeAt(open) === TAB) open++;
   if (src.charCodeAt(open) !== NL) return null;
   let close = closingLine(src, '\n---', open, src.length);
-  close = closingLine(src, '\n...', open, close);
+  const dots = src.indexOf('\n...', open);
+  if (dots >= 0 && dots < close) close = closingLine(src, '\n...', dots, close);
   if (close === src.length) return null;
   const status = frontMatterValue(src, '\nstatus:', open, close);
   if (status !== 'active') return null;
@@ -107,7 +108,7 @@ function entries(src: string, start: number, data: TopicSummary['data']): TopicS
       continue;
     }
     if (h < 0) break;
-    const indent = lineIndent(src, h, start);
+    const indent = h === start || src.charCodeAt(h - 1) === NL ? 0 : lineIndent(src, h, start);
     if (indent < 0) {
       at = h + 1;
       continue;
