@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseArgs } from 'node:util';
 import { parseCommandArgs, type CommandSpec } from '../../src/cli/spec.js';
+import { COMMANDS } from '../../src/commands/registry.js';
 
 const spec: CommandSpec = {
   name: 'demo',
@@ -38,5 +40,29 @@ describe('command-line parsing', () => {
     } catch (e) {
       expect((e as { exitCode: number }).exitCode).toBe(2);
     }
+  });
+});
+
+describe('no arguments (answered without loading util.parseArgs)', () => {
+  it('gives what util.parseArgs gives, for every command', async () => {
+    for (const load of Object.values(COMMANDS)) {
+      const { spec: s } = (await load()).command;
+      const required = (s.positionals ?? []).some((p) => !p.optional);
+      if (required) {
+        expect(() => parseCommandArgs(s, [])).toThrow(`${s.name}: missing ${s.positionals![0].name}`);
+        continue;
+      }
+      const options = Object.fromEntries(Object.entries(s.options).map(([k, o]) => [k, { type: o.type, ...(o.multiple ? { multiple: true } : {}) }]));
+      const want = parseArgs({ args: [], options, allowPositionals: true, strict: true });
+      const got = parseCommandArgs(s, []);
+      expect(got).toEqual({ values: want.values, positionals: want.positionals });
+      expect(Object.getPrototypeOf(got.values)).toBe(Object.getPrototypeOf(want.values));
+    }
+  });
+
+  it('still names a missing positional', () => {
+    const needs: CommandSpec = { name: 'needs', summary: 'n', positionals: [{ name: 'FILE', describe: 'f' }], options: {} };
+    expect(() => parseCommandArgs(needs, [])).toThrow('needs: missing FILE');
+    expect(parseCommandArgs(spec, [])).toEqual({ values: {}, positionals: [] });
   });
 });
