@@ -11,6 +11,9 @@ import { scanActiveTopic } from '../core/sweep-scan.js';
 export const STREAMING_DIR = 'cadence/streaming';
 export const ACTIVE_FILE = 'cadence/_ACTIVE.md';
 
+/** A missing path is an answer here, not an error (an exception costs more than the stat). */
+const NO_THROW = { throwIfNoEntry: false } as const;
+
 /** One options object for thousands of reads (a string option is copied into a new object each time). */
 const UTF8 = { encoding: 'utf8' } as const;
 
@@ -40,12 +43,14 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
   if (names.length >= MANY_FILES) withoutOptimizingCompiler();
   const files: TopicFile[] = [];
   const undated: TopicFile[] = [];
+  const absPrefix = `${dir}/`;
+  const pathPrefix = `${STREAMING_DIR}/`;
   for (const name of names) {
     // readFileSync with an encoding is one call into Node's C++ (open, read, close there):
     // cheaper here than openSync/readSync/closeSync into a shared buffer.
-    const summary = scanActiveTopic(readFileSync(`${dir}/${name}`, UTF8));
+    const summary = scanActiveTopic(readFileSync(absPrefix + name, UTF8));
     if (!summary) continue;
-    const f: TopicFile = { path: `${STREAMING_DIR}/${name}`, text: '', summary, committedAt: null, mtime: null };
+    const f: TopicFile = { path: pathPrefix + name, text: '', summary, committedAt: null, mtime: null };
     files.push(f);
     if (summary.undated > 0) undated.push(f);
   }
@@ -104,7 +109,7 @@ function withoutOptimizingCompiler(): void {
 
 function isDir(p: string): boolean {
   try {
-    return statSync(p).isDirectory();
+    return statSync(p, NO_THROW)?.isDirectory() ?? false;
   } catch {
     return false;
   }
