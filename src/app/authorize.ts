@@ -9,9 +9,8 @@ import { upstreamOf } from '../git/reachability.js';
 import { decideTransition } from '../core/item-states.js';
 import type { WorkItemRef } from '../core/work-item.js';
 import { receiptId, type PullRequestFacts, type Receipt } from '../core/receipt.js';
-import { lastReceipt, openItem, refuseSecrets, receiptsOf, receiptTime, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
+import { lastReceipt, openItem, providerProblem, refuseSecrets, receiptsOf, receiptTime, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
 import { authorizationOf } from './seed.js';
-import { GhFailed } from '../providers/gh.js';
 import { ProviderFailed, TransitionRefused, UsageError } from '../errors.js';
 
 export interface AuthorizeRequest {
@@ -29,7 +28,8 @@ async function pullRequest(ctx: ItemContext, branch: string | null, command: str
   try {
     return await ctx.provider.pullRequest(ctx.ref, branch);
   } catch (e) {
-    if (e instanceof GhFailed) throw new ProviderFailed(`github: reading the pull request of ${branch} failed: ${e.detail}; nothing was written; re-running '${command}' is safe`, { step: 'read' });
+    const problem = providerProblem(e);
+    if (problem !== null) throw new ProviderFailed(`github: reading the pull request of ${branch} failed: ${problem}; nothing was written; re-running '${command}' is safe`, { step: 'read' });
     throw e;
   }
 }

@@ -17,7 +17,7 @@ import { localProvider } from '../providers/local.js';
 import { DELIVERY_CONFIG_PATH, GitHubProvider, NO_DELIVERY, parseDeliveryConfig, type DeliveryConfig } from '../providers/github.js';
 import { runGh, GhFailed } from '../providers/gh.js';
 import type { PlannedStep, Provider, StepName } from '../providers/types.js';
-import { InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError } from '../errors.js';
+import { InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError, isHandoffError } from '../errors.js';
 import { compileAllow, mask, scanFields } from '../core/secrets.js';
 
 export interface ItemContext {
@@ -185,12 +185,25 @@ export async function syncProvider(
   return done;
 }
 
+/**
+ * What went wrong in a provider call, for a ProviderFailed message: gh failed, or answered
+ * with something we cannot use (JSON of an unexpected shape). Either way the provider step
+ * did not happen and re-running is safe. Null for our own typed errors: they keep their class.
+ */
+export function providerProblem(e: unknown): string | null {
+  if (e instanceof GhFailed) return e.detail;
+  if (isHandoffError(e)) return null;
+  const message = e instanceof Error ? e.message : String(e);
+  return `unexpected answer from gh (${message.split('\n')[0]})`;
+}
+
 function providerFailure(ctx: ItemContext, receipt: Receipt, step: string, e: unknown, done: StepResult[], opts: { dryRun: boolean; command: string }): Error {
-  if (!(e instanceof GhFailed)) return e as Error;
+  const problem = providerProblem(e);
+  if (problem === null) return e as Error;
   const kept = opts.dryRun ? 'nothing was written' : `the local receipt ${receipt.id} is kept`;
   const what = step === 'read' ? 'reading from GitHub' : `the ${step} step`;
   return new ProviderFailed(
-    `${ctx.ref.provider}: ${what} failed: ${e.detail}; ${kept}; re-running '${opts.command}' is safe and completes the remaining steps`,
+    `${ctx.ref.provider}: ${what} failed: ${problem}; ${kept}; re-running '${opts.command}' is safe and completes the remaining steps`,
     { step, receipt: receipt.id, completed: done.filter((d) => d.state !== 'planned').map((d) => d.step) },
   );
 }
