@@ -34,10 +34,28 @@ async function pullRequest(ctx: ItemContext, branch: string | null, command: str
   }
 }
 
+/** One shell word: as it is when plain, else in double quotes, else in single quotes. */
+function shellWord(s: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-][A-Za-z0-9_@%+=:,./#-]*$/.test(s)) return s;
+  if (!/["$`\\!]/.test(s)) return `"${s}"`;
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command exactly as asked, to print in a "re-running ... is safe" message. */
+function rerunCommand(req: AuthorizeRequest): string {
+  const args = ['git', 'handoff', 'authorize', '--work-item', req.ref.text];
+  if (req.useRetry) args.push('--use-retry');
+  if (req.scope !== undefined) args.push('--scope', req.scope);
+  if (req.retries !== undefined) args.push('--retries', req.retries);
+  if (req.reason !== undefined) args.push('--reason', req.reason);
+  if (req.session !== undefined) args.push('--session', req.session);
+  return args.map(shellWord).join(' ');
+}
+
 export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<TransitionResult> {
   const ctx = await openItem(repo, req.ref, { write: true });
   const { ref } = ctx;
-  const command = `git handoff authorize --work-item ${ref.text} ${req.useRetry ? '--use-retry' : `--scope ... --retries ${req.retries}`}`;
+  const command = rerunCommand(req);
   const head = await repo.headCommit();
   const branch = repo.headBranch();
   const session = resolveSession(repo, req.session);

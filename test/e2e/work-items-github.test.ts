@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestRepo } from '../helpers/repo.js';
@@ -239,6 +240,24 @@ describe('a github: work item through a fake gh', () => {
     const pr = run(['authorize', '--work-item', W, '--scope', 'merge', '--retries', '1', '--json'], { FAKE_GH_NULL: '^pr list' });
     expect(pr.code, pr.stderr).toBe(4);
     expect(pr.json.error).toMatchObject({ code: 'ProviderFailed', data: { step: 'read' } });
+  });
+
+  it("authorize's re-run hint is the real command: run as printed, it records what was asked", () => {
+    const s = setup();
+    prepared(s);
+    const { gh, repo, run } = s;
+    const scope = "merge PR #40 once it's green";
+    const f = run(['authorize', '--work-item', W, '--scope', scope, '--retries', '2', '--session', 's 1', '--json'], { FAKE_GH_FAIL: '^pr list' });
+    expect(f.code, f.stderr).toBe(4);
+    const printed = /re-running '(.+)' is safe/.exec(f.json.error.message)![1];
+    expect(printed).toBe(`git handoff authorize --work-item ${W} --scope "${scope}" --retries 2 --session "s 1"`);
+    const again = spawnSync('sh', ['-c', `${printed} --json`], { cwd: repo.dir, env: { ...repo.tick(), ...gh.env() }, encoding: 'utf8' });
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).receipt).toMatchObject({ kind: 'authorize', scope, retries: 2, session: 's 1' });
+
+    const retry = run(['authorize', '--work-item', W, '--use-retry', '--reason', 'flaky $CI', '--json'], { FAKE_GH_FAIL: '^pr list' });
+    expect(retry.code, retry.stderr).toBe(4);
+    expect(retry.json.error.message).toContain(`re-running 'git handoff authorize --work-item ${W} --use-retry --reason 'flaky $CI'' is safe`);
   });
 
   it('--dry-run reads GitHub but writes nothing there or in the repository', () => {
