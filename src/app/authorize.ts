@@ -4,6 +4,7 @@
  * `--use-retry` spends one retry from it, recording the new evidence. The seed restores it
  * and says when it is void.
  */
+import { shellCommand } from '../core/shell-word.js';
 import type { Repo } from '../git/repo.js';
 import { upstreamOf } from '../git/reachability.js';
 import { decideTransition } from '../core/item-states.js';
@@ -34,13 +35,6 @@ async function pullRequest(ctx: ItemContext, branch: string | null, command: str
   }
 }
 
-/** One shell word: as it is when plain, else in double quotes, else in single quotes. */
-function shellWord(s: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-][A-Za-z0-9_@%+=:,./#-]*$/.test(s)) return s;
-  if (!/["$`\\!]/.test(s)) return `"${s}"`;
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The command exactly as asked, to print in a "re-running ... is safe" message. */
 function rerunCommand(req: AuthorizeRequest): string {
   const args = ['git', 'handoff', 'authorize', '--work-item', req.ref.text];
@@ -49,7 +43,7 @@ function rerunCommand(req: AuthorizeRequest): string {
   if (req.retries !== undefined) args.push('--retries', req.retries);
   if (req.reason !== undefined) args.push('--reason', req.reason);
   if (req.session !== undefined) args.push('--session', req.session);
-  return args.map(shellWord).join(' ');
+  return shellCommand(args);
 }
 
 export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<TransitionResult> {

@@ -6,6 +6,7 @@
 import { EMPTY_TREE_OID, isTreeMode, type ObjectStore } from './objects.js';
 import { diffNotes, readTree, setNote, writePath } from './notes-tree.js';
 import { isItemPath, mergeItemRecords, parseItem, serializeItem } from '../core/work-item.js';
+import { APPROVED_POLICY_PATH, mergeApproved } from '../core/policy.js';
 import { noteKey, parseKey, pathKey, planMerge, resolveConflict, type EntryChange, type EntryKey, type Written } from '../core/notes-merge.js';
 
 const HEX = /^[0-9a-f]+$/;
@@ -88,7 +89,7 @@ export async function mergeNotesTrees(
     const [ow, tw] = await Promise.all([writtenBy('ours', c.key, c.ours), writtenBy('theirs', c.key, c.theirs)]);
     const kept = resolveConflict(ow, tw);
     const [keptBlob, otherBlob] = kept === 'ours' ? [c.ours, c.theirs] : [c.theirs, c.ours];
-    const item = await mergeItemBlobs(store, c.key, keptBlob, otherBlob);
+    const item = (await mergeItemBlobs(store, c.key, keptBlob, otherBlob)) ?? (await mergeApprovedBlobs(store, c.key, keptBlob, otherBlob));
     conflicts.push({ key: c.key, kept, carried: item?.carried ?? [], ours: { blob: c.ours, written: ow }, theirs: { blob: c.theirs, written: tw } });
     const blob = item?.blob ?? keptBlob;
     if (blob !== c.ours) apply.push({ key: c.key, blob });
@@ -117,4 +118,14 @@ async function mergeItemBlobs(store: ObjectStore, key: EntryKey, kept: string, o
   if (merged === kr) return null;
   const known = new Set(kr.receipts);
   return { blob: await store.write('blob', Buffer.from(serializeItem(merged))), carried: merged.receipts.filter((id) => !known.has(id)) };
+}
+
+/** `policy/approved` both sides changed: every approval made on either clone stays. */
+async function mergeApprovedBlobs(store: ObjectStore, key: EntryKey, kept: string, other: string): Promise<{ blob: string; carried: string[] } | null> {
+  const { kind, name } = parseKey(key);
+  if (kind !== 'path' || name !== APPROVED_POLICY_PATH) return null;
+  const [k, o] = await Promise.all([store.read(kept), store.read(other)]);
+  if (!k || !o) return null;
+  const merged = mergeApproved(k.data.toString('utf8'), o.data.toString('utf8'));
+  return merged === null ? null : { blob: await store.write('blob', Buffer.from(merged)), carried: [] };
 }

@@ -150,6 +150,31 @@ describe('sync through a bare remote', () => {
     }
   });
 
+  it('keeps the policy approvals made on both clones', () => {
+    const fleet = new Fleet(2);
+    const [a, b] = fleet.clones;
+    const approve = (r: FleetRepo, project: string) => {
+      r.write('.harness/session-workflow.yaml', `seed:\n  prefix:\n    project: ${project}\n`);
+      const out = handoff(r, ['policy', 'approve', '--json']);
+      expect(out.code, out.stderr).toBe(0);
+      return handoff(r, ['policy', '--json']).json.hash as string;
+    };
+    writeVersion(a, 'start');
+    sync(a);
+    sync(b);
+    const ha = approve(a, 'Alpha');
+    const hb = approve(b, 'Beta');
+    expect(ha).not.toBe(hb);
+    sync(a);
+    expect(sync(b).conflicts).toMatchObject([{ path: 'policy/approved' }]);
+    sync(a);
+    for (const r of fleet.all()) {
+      const approved = r.git('show', 'refs/notes/handoff:policy/approved').trim().split('\n');
+      expect(approved.sort(), r.name).toEqual([ha, hb].sort());
+    }
+    for (const r of fleet.clones) expect(handoff(r, ['policy', '--json']).json.approved, r.name).toBe(true);
+  });
+
   it('survives a race between two syncs: the loser fetches, merges and pushes again', async () => {
     const fleet = new Fleet(2);
     const [a, b] = fleet.clones;

@@ -197,3 +197,13 @@ describe('delivery authorization', () => {
     expect(v.reason).toMatch(reason);
   });
 });
+
+describe('approved policy lists merged by sync', () => {
+  it('keeps every approval, the kept side first, without duplicates', async () => {
+    const { mergeApproved, approvedList } = await import('../../src/core/policy.js');
+    const [h1, h2, h3] = ['1', '2', '3'].map((c) => c.repeat(40));
+    expect(mergeApproved(`${h1}\n${h2}\n`, `${h2}\n${h3}\n${h3}\n`)).toBe(`${h1}\n${h2}\n${h3}\n`);
+    expect(mergeApproved(`${h1}\n${h2}\n`, `${h2}\n`)).toBeNull();
+    expect(approvedList('junk\n' + h1 + '\n')).toEqual([h1]);
+  });
+});
