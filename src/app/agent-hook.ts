@@ -9,14 +9,14 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
-import { readLocalState, writeLocalState } from '../git/local-state.js';
+import { readSession, readSessions, removeSession, writeSession } from '../git/session-store.js';
 import { resolveIdentities, isoUtc } from '../git/identity.js';
 import { AGENTS, agentEvent, isAgentName } from '../agents/index.js';
 import { hasTrigger } from '../agents/settings.js';
 import { parseHookInput, type AgentAdapter, type AgentEvent, type AgentHookInput, type AgentReply } from '../agents/types.js';
-import { SESSION_STATE, type SessionState } from '../core/session.js';
+import { currentSession, type SessionState } from '../core/session.js';
 import { classifyPhrase } from '../core/phrases.js';
-import { decidePrompt, decideSessionEnd, decideSessionStart, decideStop, sessionFor } from '../core/agent-session.js';
+import { decidePrompt, decideSessionEnd, decideSessionStart, decideStop, finishedSessions, previousSession, sessionFor } from '../core/agent-session.js';
 import { askScopeContext, preCompactReminder, sessionStartContext, stopBlockReason, writeNowContext } from '../core/agent-messages.js';
 import { renderBookmark } from '../core/bookmark.js';
 import { showHandoff } from './show.js';
@@ -89,8 +89,13 @@ function sessionIdOf(input: AgentHookInput, adapter: AgentAdapter, now: string):
   return input.sessionId ?? `${adapter.name}-${now}`;
 }
 
-const loadState = (repo: Repo) => readLocalState<SessionState>(repo.gitDir, SESSION_STATE);
-const saveState = (repo: Repo, s: SessionState) => writeLocalState(repo.gitDir, SESSION_STATE, s);
+/** This session's record: by the id the agent sent, else the current one (an agent that sent none). */
+function ownSession(repo: Repo, input: AgentHookInput, env: NodeJS.ProcessEnv): SessionState | null {
+  return input.sessionId ? readSession(repo.gitDir, input.sessionId) : currentSession(readSessions(repo.gitDir), env.HANDOFF_SESSION_ID);
+}
+
+/** Stores a session's own record, marking it heard from now (see `finishedSessions`). */
+const saveSession = (repo: Repo, s: SessionState, now: string) => writeSession(repo.gitDir, { ...s, seen_at: now });
 
 /**
  * Did the session write a handoff? A version on this branch (or carrying the session's id)
@@ -114,11 +119,16 @@ export async function wroteHandoffSince(repo: Repo, state: SessionState): Promis
 
 const sessionStart: Handler = async (repo, adapter, input, env) => {
   const now = await clock(repo);
-  const prev = loadState(repo);
   const sessionId = sessionIdOf(input, adapter, now);
-  const previousWrote = prev && prev.session_id !== sessionId ? await wroteHandoffSince(repo, prev) : null;
-  const d = decideSessionStart(prev, { sessionId, agent: adapter.name, now, head: await repo.headCommit(), previousWrote });
-  saveState(repo, d.state);
+  const records = readSessions(repo.gitDir);
+  const own = records.find((r) => r.session_id === sessionId) ?? null;
+  // A new session judges the sessions that are over, not those running beside it.
+  const finished = own ? [] : finishedSessions(records.filter((r) => r.session_id !== sessionId), now);
+  const previous = previousSession(finished);
+  const previousWrote = previous ? await wroteHandoffSince(repo, previous) : null;
+  const d = decideSessionStart(own, { sessionId, agent: adapter.name, now, head: await repo.headCommit(), previousWrote });
+  saveSession(repo, d.state, now);
+  for (const s of finished) removeSession(repo.gitDir, s.session_id);
   const warnings: string[] = [];
   try {
     exportSession(adapter, env, sessionId);
@@ -162,24 +172,29 @@ const userPromptSubmit: Handler = async (repo, adapter, input) => {
   const c = classifyPhrase(input.prompt, phrases.lists);
   if (c.class !== 'session-end' && c.class !== 'ambiguous') return {};
   const now = await clock(repo);
-  const prev = loadState(repo);
-  const d = decidePrompt(sessionFor(prev, sessionIdOf(input, adapter, now), adapter.name, now, await repo.headCommit()), c.class, now);
-  if (d.state !== prev) saveState(repo, d.state);
+  const id = sessionIdOf(input, adapter, now);
+  const own = readSession(repo.gitDir, id);
+  const d = decidePrompt(sessionFor(own, id, adapter.name, now, await repo.headCommit()), c.class, now);
+  if (d.state !== own) saveSession(repo, d.state, now);
   if (d.answer.kind === 'write-now') return { context: writeNowContext(c.matched, d.answer.proposeRitual) };
   return { context: askScopeContext(c.matched) };
 };
 
-const stop: Handler = async (repo, _adapter, input) => {
+const stop: Handler = async (repo, _adapter, input, env) => {
   if (input.stopHookActive) return {};
-  const prev = loadState(repo);
-  const state = prev && (!input.sessionId || prev.session_id === input.sessionId) ? prev : null;
-  if (!state?.end_requested_at) return {};
+  const state = ownSession(repo, input, env);
+  if (!state) return {};
+  // Stop ends every turn: the session is heard from, so no new session takes it for over.
+  const now = await clock(repo);
+  if (!state.end_requested_at) {
+    saveSession(repo, state, now);
+    return {};
+  }
   const wrote = await wroteHandoffSince(repo, state);
   const d = decideStop(state, { stopHookActive: input.stopHookActive, wroteHandoff: wrote });
-  if (wrote && !state.wrote_handoff) saveState(repo, { ...state, wrote_handoff: true });
-  if (!d.block || !d.state) return {};
-  saveState(repo, d.state);
-  return { blockStop: stopBlockReason() };
+  const next = d.block && d.state ? d.state : state;
+  saveSession(repo, wrote ? { ...next, wrote_handoff: true } : next, now);
+  return d.block ? { blockStop: stopBlockReason() } : {};
 };
 
 const preCompact: Handler = async (repo) => {
@@ -187,11 +202,11 @@ const preCompact: Handler = async (repo) => {
   return r.due ? { userMessage: preCompactReminder(r.due) } : {};
 };
 
-const sessionEnd: Handler = async (repo, _adapter, input) => {
-  const prev = loadState(repo);
-  if (!prev || (input.sessionId && prev.session_id !== input.sessionId)) return {};
+const sessionEnd: Handler = async (repo, _adapter, input, env) => {
+  const own = ownSession(repo, input, env);
+  if (!own) return {};
   const now = await clock(repo);
-  saveState(repo, decideSessionEnd(prev, { now, wroteHandoff: await wroteHandoffSince(repo, prev) }));
+  saveSession(repo, decideSessionEnd(own, { now, wroteHandoff: await wroteHandoffSince(repo, own) }), now);
   return {};
 };
 

@@ -4,14 +4,14 @@
  * `--use-retry` spends one retry from it, recording the new evidence. The seed restores it
  * and says when it is void.
  */
+import { shellCommand } from '../core/shell-word.js';
 import type { Repo } from '../git/repo.js';
 import { upstreamOf } from '../git/reachability.js';
 import { decideTransition } from '../core/item-states.js';
 import type { WorkItemRef } from '../core/work-item.js';
 import { receiptId, type PullRequestFacts, type Receipt } from '../core/receipt.js';
-import { lastReceipt, openItem, refuseSecrets, receiptsOf, receiptTime, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
+import { lastReceipt, openItem, providerProblem, refuseSecrets, receiptsOf, receiptTime, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
 import { authorizationOf } from './seed.js';
-import { GhFailed } from '../providers/gh.js';
 import { ProviderFailed, TransitionRefused, UsageError } from '../errors.js';
 
 export interface AuthorizeRequest {
@@ -29,15 +29,27 @@ async function pullRequest(ctx: ItemContext, branch: string | null, command: str
   try {
     return await ctx.provider.pullRequest(ctx.ref, branch);
   } catch (e) {
-    if (e instanceof GhFailed) throw new ProviderFailed(`github: reading the pull request of ${branch} failed: ${e.detail}; nothing was written; re-running '${command}' is safe`, { step: 'read' });
+    const problem = providerProblem(e);
+    if (problem !== null) throw new ProviderFailed(`github: reading the pull request of ${branch} failed: ${problem}; nothing was written; re-running '${command}' is safe`, { step: 'read' });
     throw e;
   }
+}
+
+/** The command exactly as asked, to print in a "re-running ... is safe" message. */
+function rerunCommand(req: AuthorizeRequest): string {
+  const args = ['git', 'handoff', 'authorize', '--work-item', req.ref.text];
+  if (req.useRetry) args.push('--use-retry');
+  if (req.scope !== undefined) args.push('--scope', req.scope);
+  if (req.retries !== undefined) args.push('--retries', req.retries);
+  if (req.reason !== undefined) args.push('--reason', req.reason);
+  if (req.session !== undefined) args.push('--session', req.session);
+  return shellCommand(args);
 }
 
 export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<TransitionResult> {
   const ctx = await openItem(repo, req.ref, { write: true });
   const { ref } = ctx;
-  const command = `git handoff authorize --work-item ${ref.text} ${req.useRetry ? '--use-retry' : `--scope ... --retries ${req.retries}`}`;
+  const command = rerunCommand(req);
   const head = await repo.headCommit();
   const branch = repo.headBranch();
   const session = resolveSession(repo, req.session);

@@ -7,8 +7,7 @@ import type { Repo } from '../git/repo.js';
 import { decideTransition } from '../core/item-states.js';
 import { newItemRecord, type WorkItemRef } from '../core/work-item.js';
 import { receiptId, type Receipt } from '../core/receipt.js';
-import { lastReceipt, openItem, refuseSecrets, receiptTime, resolveSession, syncProvider, type TransitionResult } from './work-items.js';
-import { GhFailed } from '../providers/gh.js';
+import { lastReceipt, openItem, providerProblem, refuseSecrets, receiptTime, resolveSession, syncProvider, type TransitionResult } from './work-items.js';
 import { ProviderFailed, TransitionRefused, UnbornBranch, UsageError } from '../errors.js';
 
 export interface ClaimRequest {
@@ -47,7 +46,8 @@ export async function claimItem(repo: Repo, req: ClaimRequest): Promise<Transiti
     try {
       described = await ctx.provider.describe(ref);
     } catch (e) {
-      if (e instanceof GhFailed) throw new ProviderFailed(`github: reading ${ref.text} failed: ${e.detail}; nothing was written; re-running '${command}' is safe`, { step: 'read' });
+      const problem = providerProblem(e);
+      if (problem !== null) throw new ProviderFailed(`github: reading ${ref.text} failed: ${problem}; nothing was written; re-running '${command}' is safe`, { step: 'read' });
       throw e;
     }
     if (described) {

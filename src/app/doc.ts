@@ -4,6 +4,7 @@
  * update the provider, rewrite the SEED section. Validation and the local receipt are
  * all-or-nothing; the provider steps after them resume on a re-run with the same receipt.
  */
+import { shellCommand } from '../core/shell-word.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -141,7 +142,7 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
   const lang = await resolveLang(repo, req.lang);
   const path = handoffDocPath(ref);
   const abs = join(ctx.workTree, path);
-  const command = `git handoff doc --work-item ${ref.text} --session ${session}${req.toStatus ? ` --to-status ${target}` : ''}`;
+  const command = shellCommand(['git', 'handoff', 'doc', '--work-item', ref.text, '--session', session, ...(req.toStatus ? ['--to-status', target] : [])]);
 
   if (ctx.state === 'backlog' || ctx.state === 'done' || !ctx.record) {
     const v = decideTransition('handoff', ctx.state, { target });

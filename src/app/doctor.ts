@@ -7,7 +7,7 @@
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { listNotes, setNote } from '../git/notes-tree.js';
-import { candidateCommits, findOrphanNotes, type OrphanNote } from '../git/orphans.js';
+import { branchHomes, candidateCommits, findOrphanNotes, type OrphanNote } from '../git/orphans.js';
 import { findRefLocks, isStale, removeLock, STALE_LOCK_MS } from '../git/ref-locks.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
@@ -35,7 +35,14 @@ export interface DoctorResult {
   healthy: boolean;
 }
 
-export async function runDoctor(repo: Repo, req: { fix: boolean; nowMs?: number }): Promise<DoctorResult> {
+export interface DoctorRequest {
+  fix: boolean;
+  /** re-attach notes whose commit is not in this clone even when a fetch might bring it */
+  reattachMissing?: boolean;
+  nowMs?: number;
+}
+
+export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorResult> {
   const findings: Finding[] = [];
   // Locks first: a stale lock would make every orphan fix below wait and fail.
   for (const lock of findRefLocks(repo, req.nowMs)) {
@@ -48,12 +55,19 @@ export async function runDoctor(repo: Repo, req: { fix: boolean; nowMs?: number 
     const fixed = req.fix ? (removeLock(lock), true) : false;
     findings.push({ kind: 'lock', subject: lock.path, message: `stale lock ${lock.path} (${age}) left by a killed writer blocks ${lock.ref}${fixed ? '; removed' : ''}`, fixable: true, fixed });
   }
-  findings.push(...(await checkOrphans(repo, req.fix)));
+  findings.push(...(await checkOrphans(repo, req.fix, Boolean(req.reattachMissing))));
   findings.push(...(await checkInstall(repo, req.fix)));
   return { findings, healthy: findings.every((f) => f.fixed || !f.fixable) };
 }
 
-async function checkOrphans(repo: Repo, fix: boolean): Promise<Finding[]> {
+/**
+ * A note whose commit is not in this clone may be on a commit this clone has not fetched
+ * yet: moving it by patch id or tree would put it on a stale copy and take it off its real
+ * commit (issue 6). It is taken as gone only when its branch is known nowhere here (no
+ * local branch, no remote-tracking branch of that name), and even then only onto a commit
+ * made after the note was written; `--reattach-missing` lifts both.
+ */
+async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean): Promise<Finding[]> {
   const store = new HandoffStore(repo);
   const tip = await store.tip();
   if (!tip) return [];
@@ -76,11 +90,32 @@ async function checkOrphans(repo: Repo, fix: boolean): Promise<Finding[]> {
       branch: typeof h?.branch === 'string' ? h.branch : null,
     });
   }
-  const since = Math.min(...orphans.map((o) => o.timestamp));
-  const candidates = await candidateCommits(repo, since, orphans.some((o) => o.patchId));
-  const placements = placeOrphans(orphans, candidates, new Set(notes.map((n) => n.target)));
-
   const out: Finding[] = [];
+  const missing = reattachMissing ? [] : orphans.filter((o) => o.note.why === 'missing');
+  const homes = await branchHomes(repo, [...new Set(missing.map((o) => o.branch).filter((b): b is string => b !== null))]);
+  const waiting = new Set<string>();
+  for (const o of missing) {
+    const home = o.branch === null ? null : homes.get(o.branch);
+    if (o.branch !== null && !home) {
+      o.onlyNewer = true;
+      continue;
+    }
+    waiting.add(o.target);
+    const why = home ? `its branch ${o.branch} is still here (${home}), so a fetch may bring the commit` : 'the note records no branch, so a fetch may still bring the commit';
+    out.push({
+      kind: 'orphan',
+      subject: o.target,
+      message: `the note of ${o.target.slice(0, 7)} is on a commit not in this clone (fetch first?): ${why}; it stays where it is (to re-attach it by patch id or tree anyway: git handoff doctor --fix --reattach-missing)`,
+      fixable: false,
+      fixed: false,
+    });
+  }
+  const placeable = orphans.filter((o) => !waiting.has(o.target));
+  if (!placeable.length) return out;
+  const since = Math.min(...placeable.map((o) => o.timestamp));
+  const candidates = await candidateCommits(repo, since, placeable.some((o) => o.patchId));
+  const placements = placeOrphans(placeable, candidates, new Set(notes.map((n) => n.target)));
+
   // The newest orphan chose first; re-attaching oldest first keeps it the newest version.
   for (const p of [...placements].sort((x, y) => x.orphan.timestamp - y.orphan.timestamp)) {
     const o = orphans.find((x) => x.target === p.orphan.target)!;

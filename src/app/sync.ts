@@ -36,6 +36,8 @@ export interface SyncConflict {
   path: string | null;
   kept: string | null;
   dropped: string | null;
+  /** an item record: receipt ids the kept record took over from the dropped one */
+  carried_receipts: string[];
 }
 
 export interface SyncResult {
@@ -217,7 +219,7 @@ function describeConflict(c: SettledConflict): SyncConflict {
   const { kind, name } = parseKey(c.key);
   const kept = c.kept === 'ours' ? c.ours : c.theirs;
   const dropped = c.kept === 'ours' ? c.theirs : c.ours;
-  return { target: kind === 'note' ? name : null, path: kind === 'path' ? name : null, kept: kept.written?.version ?? null, dropped: dropped.written?.version ?? null };
+  return { target: kind === 'note' ? name : null, path: kind === 'path' ? name : null, kept: kept.written?.version ?? null, dropped: dropped.written?.version ?? null, carried_receipts: c.carried };
 }
 
 async function recordsOf(objects: ObjectStore, store: HandoffStore, tips: (string | null)[]): Promise<PurgeRecord[]> {

@@ -6,18 +6,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { ItemStore, type StoredItem } from '../git/item-store.js';
-import { readLocalState } from '../git/local-state.js';
+import { readSessions } from '../git/session-store.js';
 import { isoUtc } from '../git/identity.js';
 import { parseWorkItem, type ItemRecord, type ItemState, type WorkItemRef } from '../core/work-item.js';
 import type { Receipt } from '../core/receipt.js';
 import { LANGS, type Lang } from '../core/handoff-doc.js';
-import { SESSION_STATE, type SessionState } from '../core/session.js';
+import { currentSession } from '../core/session.js';
 import { loadPolicy, requireTrusted, type LoadedPolicy } from './policy.js';
 import { localProvider } from '../providers/local.js';
 import { DELIVERY_CONFIG_PATH, GitHubProvider, NO_DELIVERY, parseDeliveryConfig, type DeliveryConfig } from '../providers/github.js';
 import { runGh, GhFailed } from '../providers/gh.js';
 import type { PlannedStep, Provider, StepName } from '../providers/types.js';
-import { InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError } from '../errors.js';
+import { InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError, isHandoffError } from '../errors.js';
 import { compileAllow, mask, scanFields } from '../core/secrets.js';
 
 export interface ItemContext {
@@ -86,19 +86,17 @@ export async function refuseSecrets(repo: Repo, given: Record<string, string | n
   });
 }
 
-/** The session: the flag, else HANDOFF_SESSION_ID, else the agent hook's active session. */
+/** The session: the flag, else HANDOFF_SESSION_ID, else the live agent session that started last. */
 export function resolveSession(repo: Repo, flag: string | undefined): string | null {
   if (flag) return flag;
   if (process.env.HANDOFF_SESSION_ID) return process.env.HANDOFF_SESSION_ID;
-  const s = readLocalState<SessionState>(repo.gitDir, SESSION_STATE);
-  return s && !s.ended_at && typeof s.session_id === 'string' ? s.session_id : null;
+  return currentSession(readSessions(repo.gitDir), undefined)?.session_id ?? null;
 }
 
 /** True when an agent is acting: HANDOFF_AGENT is set or an agent hook's session is active. */
 export function agentActive(repo: Repo): boolean {
   if (process.env.HANDOFF_AGENT) return true;
-  const s = readLocalState<SessionState>(repo.gitDir, SESSION_STATE);
-  return Boolean(s && !s.ended_at);
+  return readSessions(repo.gitDir).some((s) => !s.ended_at);
 }
 
 /** The document language: the flag, else `handoff.lang`, else English. */
@@ -187,12 +185,25 @@ export async function syncProvider(
   return done;
 }
 
+/**
+ * What went wrong in a provider call, for a ProviderFailed message: gh failed, or answered
+ * with something we cannot use (JSON of an unexpected shape). Either way the provider step
+ * did not happen and re-running is safe. Null for our own typed errors: they keep their class.
+ */
+export function providerProblem(e: unknown): string | null {
+  if (e instanceof GhFailed) return e.detail;
+  if (isHandoffError(e)) return null;
+  const message = e instanceof Error ? e.message : String(e);
+  return `unexpected answer from gh (${message.split('\n')[0]})`;
+}
+
 function providerFailure(ctx: ItemContext, receipt: Receipt, step: string, e: unknown, done: StepResult[], opts: { dryRun: boolean; command: string }): Error {
-  if (!(e instanceof GhFailed)) return e as Error;
+  const problem = providerProblem(e);
+  if (problem === null) return e as Error;
   const kept = opts.dryRun ? 'nothing was written' : `the local receipt ${receipt.id} is kept`;
   const what = step === 'read' ? 'reading from GitHub' : `the ${step} step`;
   return new ProviderFailed(
-    `${ctx.ref.provider}: ${what} failed: ${e.detail}; ${kept}; re-running '${opts.command}' is safe and completes the remaining steps`,
+    `${ctx.ref.provider}: ${what} failed: ${problem}; ${kept}; re-running '${opts.command}' is safe and completes the remaining steps`,
     { step, receipt: receipt.id, completed: done.filter((d) => d.state !== 'planned').map((d) => d.step) },
   );
 }

@@ -8,18 +8,19 @@ export const command: CommandModule = {
     name: 'doctor',
     summary: 'check the handoff history: orphaned notes, stale locks, what init set up (--fix repairs them)',
     description:
-      "Orphaned notes are notes whose commit is gone or on no branch, tag or remote branch (after a squash or rebase merge done by a hosting server, a force push, a deleted branch and git gc); --fix re-attaches each, as a new version, to the reachable commit with the same patch id (rebase merge) or the same tree (squash merge), and reports what it could not place. A lock on refs/notes/handoff older than 5 seconds and held by no process was left by a killed writer; --fix removes it. Hooks and config that 'git handoff init' set and that are missing or changed are re-set by --fix. Exits 1 while something fixable is left unfixed.",
+      "Orphaned notes are notes whose commit is gone or on no branch, tag or remote branch (after a squash or rebase merge done by a hosting server, a force push, a deleted branch and git gc); --fix re-attaches each, as a new version, to the reachable commit with the same patch id (rebase merge) or the same tree (squash merge), and reports what it could not place. A note whose commit is not in this clone may only be waiting for a fetch: while its branch is still known here (a local or remote-tracking branch of that name), or when it records no branch, it is reported as not in this clone (fetch first?) and left alone; otherwise it is re-attached only to a commit made after the note was written. --reattach-missing lifts both. A lock on refs/notes/handoff older than 5 seconds and held by no process was left by a killed writer; --fix removes it. Hooks and config that 'git handoff init' set and that are missing or changed are re-set by --fix. Exits 1 while something fixable is left unfixed.",
     options: {
       fix: { type: 'boolean', describe: 'repair what can be repaired safely' },
+      'reattach-missing': { type: 'boolean', describe: 'also re-attach notes whose commit is not in this clone, though a fetch might bring it' },
       json: JSON_OPTION,
     },
-    examples: ['git handoff doctor', 'git handoff doctor --fix'],
+    examples: ['git handoff doctor', 'git handoff doctor --fix', 'git handoff doctor --fix --reattach-missing'],
   },
 
   async run(args, ctx) {
     const repo = await Repo.discover(ctx.cwd);
     try {
-      const r = await runDoctor(repo, { fix: Boolean(args.values.fix) });
+      const r = await runDoctor(repo, { fix: Boolean(args.values.fix), reattachMissing: Boolean(args.values['reattach-missing']) });
       if (ctx.json) ctx.io.json(doctorJson(r));
       else ctx.io.out(renderDoctor(r, Boolean(args.values.fix)));
       return r.healthy ? 0 : 1;

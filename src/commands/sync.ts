@@ -81,7 +81,8 @@ export function renderSync(r: SyncResult): string {
       lines.push(`${r.dryRun ? 'would merge' : 'merged'} ${versions(r.incoming)} from ${r.remote} with ${versions(r.outgoing)} from here${r.dryRun ? '' : ` into ${short(r.local.after)}, pushed`}`);
       for (const c of r.conflicts) {
         const what = c.target ? `the note of ${c.target.slice(0, 7)}` : c.path;
-        lines.push(`  both sides changed ${what}: kept the newer version ${short(c.kept)}; ${short(c.dropped)} stays in the history`);
+        const carried = c.carried_receipts.length ? `, with the other side's receipt${c.carried_receipts.length === 1 ? '' : 's'} ${c.carried_receipts.join(', ')}` : '';
+        lines.push(`  both sides changed ${what}: kept the newer version ${short(c.kept)}${carried}; ${short(c.dropped)} stays in the history`);
       }
       break;
   }

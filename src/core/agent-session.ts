@@ -1,7 +1,8 @@
 /**
- * What the agent hooks decide, given the recorded session and the event (issue 5). Pure:
- * the state before and the facts in, the state after and the answer out. The use cases in
- * `src/app/agent-hook.ts` gather the facts and store the state.
+ * What the agent hooks decide, given the recorded sessions and the event (issue 5). Pure:
+ * the state before and the facts in, the state after and the answer out. Each session has
+ * its own record, so two agents in one worktree never judge or overwrite each other. The
+ * use cases in `src/app/agent-hook.ts` gather the facts and store the state.
  */
 import type { SessionState } from './session.js';
 import type { PhraseClass } from './phrases.js';
@@ -11,7 +12,7 @@ export interface SessionStartFacts {
   agent: string;
   now: string;
   head: string | null;
-  /** did the recorded (previous) session write a handoff? null when unknown or none recorded */
+  /** did the previous session (see `previousSession`) write a handoff? null when there is none */
   previousWrote: boolean | null;
 }
 
@@ -23,11 +24,35 @@ export interface SessionStartDecision {
   previousEndedWithout: boolean;
 }
 
-/** A new session id starts a new record; the same id continues the recorded one. */
-export function decideSessionStart(prev: SessionState | null, f: SessionStartFacts): SessionStartDecision {
-  if (prev && prev.session_id === f.sessionId) {
-    // resumed (even after it ended), cleared into itself, or compacted: the same session goes on
-    return { state: prev.ended_at ? { ...prev, ended_at: null } : prev, continuing: true, previousEndedWithout: false };
+/**
+ * A session that never reports its end (Codex has no SessionEnd; an agent may be killed)
+ * counts as ended once none of its hooks has run for this long. Until then it may be
+ * running beside a new one in the same worktree.
+ */
+export const SESSION_IDLE_SECONDS = 12 * 3600;
+
+const lastHeard = (s: SessionState): string => s.seen_at ?? s.started_at;
+
+/**
+ * The other sessions' records a new session start judges and retires: those that ended,
+ * or fell silent `SESSION_IDLE_SECONDS` ago. A live one may be another agent working in
+ * the same worktree right now: it is neither "the previous session" nor touched.
+ */
+export function finishedSessions(others: SessionState[], now: string): SessionState[] {
+  const at = Date.parse(now);
+  return others.filter((s) => s.ended_at || !(at - Date.parse(lastHeard(s)) < SESSION_IDLE_SECONDS * 1000));
+}
+
+/** The previous session: of the finished ones, the one that ended (or was last heard from) last. */
+export function previousSession(finished: SessionState[]): SessionState | null {
+  const end = (s: SessionState) => s.ended_at ?? lastHeard(s);
+  return finished.reduce<SessionState | null>((best, s) => (!best || end(s) > end(best) ? s : best), null);
+}
+
+/** The session's own record continues (resumed, cleared into itself, compacted); a new id starts a new one. */
+export function decideSessionStart(own: SessionState | null, f: SessionStartFacts): SessionStartDecision {
+  if (own && own.session_id === f.sessionId) {
+    return { state: { ...own, ended_at: null, seen_at: f.now }, continuing: true, previousEndedWithout: false };
   }
   const state: SessionState = {
     session_id: f.sessionId,
@@ -36,13 +61,14 @@ export function decideSessionStart(prev: SessionState | null, f: SessionStartFac
     started_head: f.head,
     wrote_handoff: false,
     ended_at: null,
+    seen_at: f.now,
   };
-  return { state, continuing: false, previousEndedWithout: prev !== null && prev.session_id !== f.sessionId && f.previousWrote === false };
+  return { state, continuing: false, previousEndedWithout: f.previousWrote === false };
 }
 
 /** The record for `sessionId`, or a fresh one when the hooks meet a session they did not see start. */
-export function sessionFor(prev: SessionState | null, sessionId: string, agent: string, now: string, head: string | null): SessionState {
-  if (prev && prev.session_id === sessionId) return prev;
+export function sessionFor(own: SessionState | null, sessionId: string, agent: string, now: string, head: string | null): SessionState {
+  if (own && own.session_id === sessionId) return own;
   return { session_id: sessionId, agent, started_at: now, started_head: head, wrote_handoff: false, ended_at: null };
 }
 

@@ -13,6 +13,12 @@ export interface Orphan {
   timestamp: number;
   patchId: string | null;
   tree: string | null;
+  /**
+   * Only a commit made at or after the note was written can take it: set for a target this
+   * clone lacks, whose older same-patch commits here may be stale copies of it, not its
+   * replacement (a branch rebased and force-pushed elsewhere, not fetched here yet).
+   */
+  onlyNewer?: boolean;
 }
 
 export interface Candidate {
@@ -42,14 +48,24 @@ export function placeOrphans(orphans: Orphan[], candidates: Candidate[], noted: 
   const out: Placement[] = [];
   const order = [...orphans].sort((a, b) => b.timestamp - a.timestamp || (a.target < b.target ? -1 : 1));
   for (const o of order) {
-    const pick = (list: Candidate[] | undefined) =>
-      (list ?? []).filter((c) => c.id !== o.target).sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? -1 : 1))[0];
+    let stale = false;
+    const pick = (list: Candidate[] | undefined) => {
+      const all = (list ?? []).filter((c) => c.id !== o.target);
+      const fit = o.onlyNewer ? all.filter((c) => c.timestamp >= o.timestamp) : all;
+      if (fit.length < all.length) stale = true;
+      return fit.sort((a, b) => b.timestamp - a.timestamp || (a.id < b.id ? -1 : 1))[0];
+    };
     const viaPatch = o.patchId ? pick(byPatch.get(o.patchId)) : undefined;
     const viaTree = o.tree ? pick(byTree.get(o.tree)) : undefined;
     const hit = viaPatch ? { c: viaPatch, by: 'patch-id' as const } : viaTree ? { c: viaTree, by: 'tree' as const } : null;
     if (!hit) {
       const facts = [o.patchId ? 'patch id' : null, o.tree ? 'tree' : null].filter(Boolean).join(' or ');
-      out.push({ orphan: o, to: null, reason: facts ? `no reachable commit has the same ${facts}` : 'the note records neither head_patch_id nor head_tree' });
+      const reason = !facts
+        ? 'the note records neither head_patch_id nor head_tree'
+        : stale
+          ? `only commits older than the note have the same ${facts} (stale copies, not its replacement)`
+          : `no reachable commit has the same ${facts}`;
+      out.push({ orphan: o, to: null, reason });
     } else if (taken.has(hit.c.id)) {
       out.push({ orphan: o, to: null, reason: `${hit.c.id.slice(0, 7)} (same ${hit.by}) already carries a handoff` });
     } else {

@@ -117,3 +117,25 @@ export function normalizePolicy(raw: unknown): { policy: Policy } | { problem: s
   }
   return { policy: p };
 }
+
+/** Where approved policy hashes live in the notes tree, one per line. */
+export const APPROVED_POLICY_PATH = 'policy/approved';
+
+/** The approved policy hashes in a `policy/approved` blob. */
+export function approvedList(text: string | null): string[] {
+  return text ? text.split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l)) : [];
+}
+
+export function approvedText(hashes: string[]): string {
+  return `${hashes.join('\n')}\n`;
+}
+
+/**
+ * Two clones approved policies meanwhile (sync): every approval stays, the kept side's
+ * first. Null when the kept list already holds them all.
+ */
+export function mergeApproved(kept: string, other: string): string | null {
+  const mine = approvedList(kept);
+  const extra = approvedList(other).filter((h, i, all) => !mine.includes(h) && all.indexOf(h) === i);
+  return extra.length ? approvedText([...mine, ...extra]) : null;
+}

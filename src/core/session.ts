@@ -1,7 +1,9 @@
 /**
- * The agent session as the agent hooks record it (local state `session`, per worktree).
- * The post-commit rule reads `started_head`: the first non-excluded commit after the start
- * of the session is always substantive (DESIGN.md "Git hooks").
+ * The agent sessions as the agent hooks record them: one record per session id, per
+ * worktree (local state `sessions/<id>.json`; older versions kept a single record in
+ * `session.json`, still read). The post-commit rule reads `started_head`: the first
+ * non-excluded commit after the start of the current session is always substantive
+ * (DESIGN.md "Git hooks").
  */
 export interface SessionState {
   session_id: string;
@@ -14,6 +16,8 @@ export interface SessionState {
   wrote_handoff: boolean;
   /** ISO-8601 UTC, set by the session-end hook */
   ended_at?: string | null;
+  /** ISO-8601 UTC: the last hook event of this session */
+  seen_at?: string | null;
   /** ISO-8601 UTC: when the user last said a session-end phrase */
   end_requested_at?: string | null;
   /** the closing ritual was proposed once; it is not proposed again in this session */
@@ -23,4 +27,21 @@ export interface SessionState {
   [k: string]: unknown;
 }
 
+/** The single record of older versions (`<git-dir>/handoff/session.json`): read, never written. */
 export const SESSION_STATE = 'session';
+/** One record per session: `<git-dir>/handoff/sessions/<key>.json`. */
+export const SESSIONS_DIR = 'sessions';
+
+/**
+ * The session a hook or command acts for: the one named by `HANDOFF_SESSION_ID` (exported
+ * to the agent's shell commands) while it is live, else the live one that started last.
+ * Null when no session is live.
+ */
+export function currentSession(records: SessionState[], envId: string | undefined): SessionState | null {
+  const live = records.filter((r) => !r.ended_at);
+  if (envId) {
+    const named = live.find((r) => r.session_id === envId);
+    if (named) return named;
+  }
+  return live.reduce<SessionState | null>((best, r) => (!best || r.started_at > best.started_at ? r : best), null);
+}

@@ -37,6 +37,11 @@ export function itemPath(ref: WorkItemRef): string {
   return `items/${ref.provider}/${ref.number}.json`;
 }
 
+/** Whether a notes-tree path is an item record (`items/<provider>/<n>.json`). */
+export function isItemPath(path: string): boolean {
+  return /^items\/(github|local)\/[1-9]\d{0,9}\.json$/.test(path);
+}
+
 /** The handoff document of an item: `docs/HANDOFF-<n>.md`. */
 export function handoffDocPath(ref: WorkItemRef): string {
   return `docs/HANDOFF-${ref.number}.md`;
@@ -94,4 +99,22 @@ export function parseItem(text: string): ItemRecord | { problem: string } {
     receipts,
     authorization: typeof o.authorization === 'string' ? o.authorization : null,
   };
+}
+
+/**
+ * Two clones changed the same item record (issue 6, sync): the newer record wins with its
+ * state and fields, and its receipt list takes the older record's receipts it lacks, so no
+ * clone loses sight of a receipt it made. Those go just before the newer record's own
+ * additions (where it added none, before its last receipt, which a re-validated document
+ * moves there): the list still ends with the receipt that set the newer state, which is
+ * what `lastReceipt` reads.
+ */
+export function mergeItemRecords(newer: ItemRecord, older: ItemRecord): ItemRecord {
+  const known = new Set(newer.receipts);
+  const carried = older.receipts.filter((id, i) => !known.has(id) && older.receipts.indexOf(id) === i);
+  if (!carried.length) return newer;
+  const olderSet = new Set(older.receipts);
+  const at = newer.receipts.findIndex((id) => !olderSet.has(id));
+  const cut = at === -1 ? Math.max(0, newer.receipts.length - 1) : at;
+  return { ...newer, receipts: [...newer.receipts.slice(0, cut), ...carried, ...newer.receipts.slice(cut)] };
 }

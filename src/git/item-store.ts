@@ -5,6 +5,7 @@
  * receipt|item|policy`, which `log`, `show` and `~N` skip.
  */
 import type { Repo } from './repo.js';
+import { APPROVED_POLICY_PATH, approvedList, approvedText } from '../core/policy.js';
 import { HandoffStore } from './handoff-store.js';
 import { listPath, readPath, writePath } from './notes-tree.js';
 import { EMPTY_TREE_OID } from './objects.js';
@@ -13,7 +14,7 @@ import { parseReceipt, serializeReceipt, type Receipt } from '../core/receipt.js
 import { TransitionRefused } from '../errors.js';
 import { resolveIdentities, type Identities } from './identity.js';
 
-export const APPROVED_POLICY_PATH = 'policy/approved';
+export { APPROVED_POLICY_PATH };
 
 export interface StoredItem {
   record: ItemRecord | null;
@@ -33,9 +34,6 @@ export interface ItemChange {
   approvePolicy?: string;
 }
 
-function approvedList(text: string | null): string[] {
-  return text ? text.split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l)) : [];
-}
 
 /** Reads at one snapshot of the notes tip; writes through `HandoffStore.commit`. */
 export class ItemStore {
@@ -129,7 +127,7 @@ export class ItemStore {
           // Read from the root this attempt builds on, not from this store's snapshot.
           const approved = approvedList(await this.text(await readPath(objects, root, APPROVED_POLICY_PATH)));
           if (!approved.includes(change.approvePolicy)) {
-            const blob = await objects.write('blob', Buffer.from(`${[...approved, change.approvePolicy].join('\n')}\n`));
+            const blob = await objects.write('blob', Buffer.from(approvedText([...approved, change.approvePolicy])));
             tree = await writePath(objects, tree, APPROVED_POLICY_PATH, blob);
           }
         }

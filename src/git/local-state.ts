@@ -3,7 +3,7 @@
  * shared, never in the notes. Written atomically (temporary file, then rename).
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 export function localStateDir(gitDir: string): string {
   return join(gitDir, 'handoff');
@@ -17,12 +17,14 @@ export function readLocalState<T>(gitDir: string, name: string): T | null {
   }
 }
 
+/** `name` may name a file in a subfolder (`sessions/<key>`). */
 export function writeLocalState(gitDir: string, name: string, value: unknown): void {
-  const dir = localStateDir(gitDir);
+  const file = join(localStateDir(gitDir), `${name}.json`);
+  const dir = dirname(file);
   mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${name}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  const tmp = join(dir, `.${basename(file, '.json')}.${process.pid}.${Date.now().toString(36)}.tmp`);
   writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(tmp, join(dir, `${name}.json`));
+  renameSync(tmp, file);
 }
 
 export function removeLocalState(gitDir: string, name: string): void {

@@ -5,6 +5,8 @@
  */
 import { EMPTY_TREE_OID, isTreeMode, type ObjectStore } from './objects.js';
 import { diffNotes, readTree, setNote, writePath } from './notes-tree.js';
+import { isItemPath, mergeItemRecords, parseItem, serializeItem } from '../core/work-item.js';
+import { APPROVED_POLICY_PATH, mergeApproved } from '../core/policy.js';
 import { noteKey, parseKey, pathKey, planMerge, resolveConflict, type EntryChange, type EntryKey, type Written } from '../core/notes-merge.js';
 
 const HEX = /^[0-9a-f]+$/;
@@ -54,6 +56,8 @@ export async function diffEntries(store: ObjectStore, oldRoot: string, newRoot: 
 export interface SettledConflict {
   key: EntryKey;
   kept: 'ours' | 'theirs';
+  /** an item record: the receipt ids the kept record took over from the other one */
+  carried: string[];
   ours: { blob: string; written: Written | null };
   theirs: { blob: string; written: Written | null };
 }
@@ -84,8 +88,11 @@ export async function mergeNotesTrees(
   for (const c of plan.conflicts) {
     const [ow, tw] = await Promise.all([writtenBy('ours', c.key, c.ours), writtenBy('theirs', c.key, c.theirs)]);
     const kept = resolveConflict(ow, tw);
-    conflicts.push({ key: c.key, kept, ours: { blob: c.ours, written: ow }, theirs: { blob: c.theirs, written: tw } });
-    if (kept === 'theirs') apply.push({ key: c.key, blob: c.theirs });
+    const [keptBlob, otherBlob] = kept === 'ours' ? [c.ours, c.theirs] : [c.theirs, c.ours];
+    const item = (await mergeItemBlobs(store, c.key, keptBlob, otherBlob)) ?? (await mergeApprovedBlobs(store, c.key, keptBlob, otherBlob));
+    conflicts.push({ key: c.key, kept, carried: item?.carried ?? [], ours: { blob: c.ours, written: ow }, theirs: { blob: c.theirs, written: tw } });
+    const blob = item?.blob ?? keptBlob;
+    if (blob !== c.ours) apply.push({ key: c.key, blob });
   }
   let tree = ours;
   for (const a of apply) {
@@ -93,4 +100,32 @@ export async function mergeNotesTrees(
     tree = kind === 'note' ? await setNote(store, tree, name, a.blob) : await writePath(store, tree, name, a.blob);
   }
   return { tree, applied: apply.length, conflicts };
+}
+
+/**
+ * An item record both sides changed: the kept (newer) record with the other's receipt ids
+ * added, so a receipt made on either clone stays listed (its file merged anyway). Null when
+ * the entry is no item record, either side is damaged, or nothing needs adding.
+ */
+async function mergeItemBlobs(store: ObjectStore, key: EntryKey, kept: string, other: string): Promise<{ blob: string; carried: string[] } | null> {
+  const { kind, name } = parseKey(key);
+  if (kind !== 'path' || !isItemPath(name)) return null;
+  const [k, o] = await Promise.all([store.read(kept), store.read(other)]);
+  if (!k || !o) return null;
+  const [kr, or] = [parseItem(k.data.toString('utf8')), parseItem(o.data.toString('utf8'))];
+  if ('problem' in kr || 'problem' in or) return null;
+  const merged = mergeItemRecords(kr, or);
+  if (merged === kr) return null;
+  const known = new Set(kr.receipts);
+  return { blob: await store.write('blob', Buffer.from(serializeItem(merged))), carried: merged.receipts.filter((id) => !known.has(id)) };
+}
+
+/** `policy/approved` both sides changed: every approval made on either clone stays. */
+async function mergeApprovedBlobs(store: ObjectStore, key: EntryKey, kept: string, other: string): Promise<{ blob: string; carried: string[] } | null> {
+  const { kind, name } = parseKey(key);
+  if (kind !== 'path' || name !== APPROVED_POLICY_PATH) return null;
+  const [k, o] = await Promise.all([store.read(kept), store.read(other)]);
+  if (!k || !o) return null;
+  const merged = mergeApproved(k.data.toString('utf8'), o.data.toString('utf8'));
+  return merged === null ? null : { blob: await store.write('blob', Buffer.from(merged)), carried: [] };
 }

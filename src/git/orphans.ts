@@ -35,6 +35,25 @@ export async function findOrphanNotes(repo: Repo, notes: NoteRef[]): Promise<Orp
   return out.sort((a, b) => (a.target < b.target ? -1 : 1));
 }
 
+/**
+ * Where each of `branches` still lives here: the local branch or a remote-tracking branch
+ * (`refs/remotes/<remote>/<name>`) of that name, else absent. A note's commit missing from
+ * this clone while its branch is still known may only be waiting for a fetch.
+ */
+export async function branchHomes(repo: Repo, branches: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!branches.length) return out;
+  const r = await repo.runGit(['for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/remotes/'], { readOnly: true });
+  const refs = r.code === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
+  // Any remote's `<remote>/<name>` counts (remote names may hold a slash); erring towards
+  // "still known" only makes doctor more careful.
+  for (const b of branches) {
+    const home = refs.find((ref) => ref === `refs/heads/${b}`) ?? refs.find((ref) => ref.startsWith('refs/remotes/') && ref.endsWith(`/${b}`));
+    if (home) out.set(b, home);
+  }
+  return out;
+}
+
 /** How far back (seconds before the oldest orphan) a rewritten commit is looked for. */
 const LOOKBACK_SECONDS = 30 * 86400;
 const MAX_CANDIDATES = 20000;

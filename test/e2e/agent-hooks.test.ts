@@ -3,10 +3,11 @@
  * Gemini CLI), through the installed CLI, checking the answer in each agent's format.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestRepo, tempDir } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
+import { commitWithHooks } from '../helpers/hooks.js';
 
 const TRIGGER = 'session handoff: read on start, write on end';
 
@@ -76,6 +77,55 @@ describe('Claude Code', () => {
     expect(start(repo, 'sess-3', {}, 'compact').out.hookSpecificOutput.additionalContext).not.toContain('previous session ended');
   });
 
+  it('two sessions in one worktree keep a record each: no false "previous session" line, each stop blocks, the live one stays the commit boundary', () => {
+    const repo = project();
+    expect(handoff(repo, ['init']).code).toBe(0);
+    repo.git('config', 'handoff.staleDays', '100000');
+    handoff(repo, ['write', '--summary', 'first']);
+    const reminded = (r: { code: number; stderr: string }) => (expect(r.code).toBe(0), /substantive commit/.test(r.stderr));
+    expect(reminded(commitWithHooks(repo, 'feat: the first commit after the handoff'))).toBe(true);
+
+    start(repo, 'sess-a');
+    const b = start(repo, 'sess-b');
+    expect(b.out.hookSpecificOutput.additionalContext).not.toContain('previous session ended');
+    prompt(repo, 'we are done for now', 'sess-a');
+    prompt(repo, 'end session', 'sess-b');
+    expect(stop(repo, false, 'sess-a').out).toEqual({ decision: 'block', reason: expect.any(String) });
+    expect(stop(repo, false, 'sess-b').out).toEqual({ decision: 'block', reason: expect.any(String) });
+    expect(stop(repo, false, 'sess-a').stdout).toBe(''); // once each
+    expect(readdirSync(join(repo.dir, '.git/handoff/sessions')).sort()).toEqual(['sess-a.json', 'sess-b.json']);
+
+    // b ends; a is still working: its start is still the boundary of the first-commit rule.
+    end(repo, 'sess-b');
+    expect(reminded(commitWithHooks(repo, 'feat: the first commit in session a'))).toBe(true);
+    expect(reminded(commitWithHooks(repo, 'feat: the second one'))).toBe(false);
+    // Named by the committing agent, a live session is the boundary even when another started later.
+    start(repo, 'sess-c');
+    expect(reminded(commitWithHooks(repo, 'feat: a again', {}, { env: { HANDOFF_SESSION_ID: 'sess-a' } }))).toBe(false);
+    expect(reminded(commitWithHooks(repo, 'feat: first since c started', {}, { env: { HANDOFF_SESSION_ID: 'sess-c' } }))).toBe(false);
+
+    // A session starting after both ended hears about the one that ended last, and only once.
+    end(repo, 'sess-a');
+    end(repo, 'sess-c');
+    const d = start(repo, 'sess-d');
+    expect(d.out.hookSpecificOutput.additionalContext).toContain('git handoff: the previous session ended without writing a handoff.');
+    expect(readdirSync(join(repo.dir, '.git/handoff/sessions'))).toEqual(['sess-d.json']);
+    expect(start(repo, 'sess-e').out.hookSpecificOutput.additionalContext).not.toContain('previous session ended');
+  });
+
+  it('reads the single session record older versions wrote, and retires it once its session writes again', () => {
+    const repo = project();
+    handoff(repo, ['write', '--summary', 'first']);
+    const legacy = join(repo.dir, '.git/handoff/session.json');
+    start(repo, 'sess-new');
+    // started after the handoff above (the test clock starts on 2026-01-01 and moves a minute per git call)
+    writeFileSync(legacy, JSON.stringify({ session_id: 'sess-old', agent: 'claude', started_at: '2026-01-02T00:00:00Z', started_head: repo.head(), wrote_handoff: false }));
+    prompt(repo, 'end session', 'sess-old');
+    expect(stop(repo, false, 'sess-old').out).toEqual({ decision: 'block', reason: expect.any(String) });
+    expect(readdirSync(join(repo.dir, '.git/handoff')).sort()).toEqual(['sessions']);
+    expect(JSON.parse(readFileSync(join(repo.dir, '.git/handoff/sessions/sess-old.json'), 'utf8'))).toMatchObject({ session_id: 'sess-old', started_head: repo.head(), stop_blocked_for: expect.any(String) });
+  });
+
   it('session-start: an env file it cannot write costs one stderr line, not the bookmark', () => {
     const repo = project();
     handoff(repo, ['write', '--summary', 'still shown']);
@@ -143,7 +193,7 @@ describe('Claude Code', () => {
     const due = hook(repo, 'claude', 'pre-compact', claudeInput(repo, 'PreCompact', { trigger: 'manual', custom_instructions: '' }));
     expect(due.out).toEqual({ systemMessage: expect.stringMatching(/a handoff is due \(commit [0-9a-f]{7} since the last one\)/) });
     expect(end(repo)).toMatchObject({ code: 0, stdout: '' });
-    const state = JSON.parse(readFileSync(join(repo.dir, '.git/handoff/session.json'), 'utf8'));
+    const state = JSON.parse(readFileSync(join(repo.dir, '.git/handoff/sessions/sess-1.json'), 'utf8'));
     expect(state).toMatchObject({ session_id: 'sess-1', agent: 'claude', wrote_handoff: false, ended_at: expect.stringMatching(/Z$/), started_head: expect.stringMatching(/^[0-9a-f]{40}$/) });
   });
 

@@ -139,3 +139,64 @@ describe('doctor: a stale lock left by a killed writer', () => {
     repo.fsck();
   });
 });
+
+describe('doctor: a note on a commit this clone has not fetched yet', () => {
+  /** a's branch `feat` with one commit, pushed and fetched by b; then main moves and a rebases the branch onto it. */
+  function rebasedElsewhere(newName?: string) {
+    const fleet = new Fleet(2);
+    const [a, b] = fleet.clones;
+    a.git('checkout', '-q', '-b', 'feat');
+    const stale = a.commit('feat: x', { 'x.txt': 'x\n' });
+    a.git('push', '-q', 'origin', 'feat');
+    b.git('fetch', '-q', 'origin');
+    a.git('checkout', '-q', 'main');
+    a.commit('feat: main moves', { 'm.txt': 'm\n' });
+    a.git('push', '-q', 'origin', 'main');
+    if (newName) a.git('checkout', '-q', '-b', newName, 'feat');
+    else a.git('checkout', '-q', 'feat');
+    a.git('rebase', '-q', 'main');
+    const rebased = a.head();
+    a.git('push', '-q', '--force', 'origin', `HEAD:refs/heads/${newName ?? 'feat'}`);
+    writeVersion(a, 'feat after the rebase');
+    sync(a);
+    sync(b); // the notes only: b still has the branch as it was
+    expect(b.gitRaw(['cat-file', '-e', rebased]).status).not.toBe(0);
+    return { a, b, stale, rebased };
+  }
+
+  it('says so and leaves it alone while its branch is still known here; a fetch settles it', () => {
+    const { b, stale, rebased } = rebasedElsewhere();
+    const tip = b.notesRef();
+    const fix = handoff(b, ['doctor', '--fix', '--json']);
+    expect(fix.code, fix.stderr).toBe(0);
+    expect(fix.json.findings).toEqual([expect.objectContaining({ kind: 'orphan', subject: rebased, fixable: false, fixed: false })]);
+    expect(fix.json.findings[0].message).toContain('not in this clone (fetch first?)');
+    expect(fix.json.findings[0].message).toContain('refs/remotes/origin/feat');
+    expect(b.notesRef()).toBe(tip);
+    expect(b.nativeNote(stale)).toBeNull();
+    const text = handoff(b, ['doctor']);
+    expect(text.stdout).toMatch(/^problem: the note of [0-9a-f]{7} is on a commit not in this clone \(fetch first\?\)/m);
+    expect(text.stdout).not.toContain('commit gone');
+
+    // Asked explicitly, it would take the stale copy with the same patch (only shown here).
+    const asked = handoff(b, ['doctor', '--reattach-missing', '--json']);
+    expect(asked.json.findings[0]).toMatchObject({ subject: rebased, fixable: true, fixed: false, to: stale });
+    expect(b.notesRef()).toBe(tip);
+
+    b.git('fetch', '-q', 'origin');
+    expect(handoff(b, ['doctor']).stdout).toBe('no problems found\n');
+    expect(b.nativeNote(rebased)).toContain('summary: feat after the rebase');
+    b.fsck();
+  });
+
+  it('a branch known nowhere here: only a commit made after the note may take it, never an older copy', () => {
+    const { b, stale, rebased } = rebasedElsewhere('feat-v2');
+    const tip = b.notesRef();
+    const fix = handoff(b, ['doctor', '--fix', '--json']);
+    expect(fix.code, fix.stderr).toBe(0);
+    expect(fix.json.findings).toEqual([expect.objectContaining({ kind: 'orphan', subject: rebased, fixable: false, fixed: false })]);
+    expect(fix.json.findings[0].message).toContain('only commits older than the note have the same patch id or tree');
+    expect(b.notesRef()).toBe(tip);
+    expect(b.nativeNote(stale)).toBeNull();
+  });
+});

@@ -65,7 +65,7 @@ describe('sync through a bare remote', () => {
     sync(b);
     const sa = sync(a);
     expect(sa.action).toBe('merge');
-    expect(sa.conflicts).toEqual([{ target, path: null, kept: newer, dropped: older }]);
+    expect(sa.conflicts).toEqual([{ target, path: null, kept: newer, dropped: older, carried_receipts: [] }]);
     sync(b);
     for (const r of fleet.all()) {
       const note = r.nativeNote(target)!;
@@ -82,7 +82,7 @@ describe('sync through a bare remote', () => {
     const older2 = writeVersion(b, 'older again, on b');
     const newer2 = writeVersion(a, 'newer again, on a');
     sync(b);
-    expect(sync(a).conflicts).toEqual([{ target, path: null, kept: newer2, dropped: older2 }]);
+    expect(sync(a).conflicts).toEqual([{ target, path: null, kept: newer2, dropped: older2, carried_receipts: [] }]);
     sync(b);
     expect(b.nativeNote(target)).toContain('summary: newer again, on a');
     expectEverywhere(fleet, [base, older, newer, older2, newer2]);
@@ -107,6 +107,72 @@ describe('sync through a bare remote', () => {
     }
     // Both claimed #3: the newer claim (b's) holds the record; both receipts stay.
     expect(JSON.parse(b.git('show', 'refs/notes/handoff:items/local/3.json')).receipts).toContain(receipts[3].slice(9, -5));
+  });
+
+  it('an item record changed on both clones keeps the newer state and the receipts of both', () => {
+    const fleet = new Fleet(2);
+    const [a, b] = fleet.clones;
+    const item = 'local:#1';
+    const run = (r: FleetRepo, args: string[]) => {
+      const out = handoff(r, [...args, '--work-item', item, '--session', r.name, '--json']);
+      expect(out.code, out.stderr).toBe(0);
+      return out.json.receipt.id as string;
+    };
+    const authorize = (r: FleetRepo, scope: string) => run(r, ['authorize', '--scope', scope, '--retries', '2']);
+    const record = (r: FleetRepo) => JSON.parse(r.git('show', 'refs/notes/handoff:items/local/1.json'));
+    const claim = run(a, ['claim', '--title', 'shared item']);
+    sync(a);
+    sync(b);
+
+    // The newer change is the merging side's own (b): it keeps its record and takes a's receipt.
+    const olderA = authorize(a, 'merge after green checks, from a');
+    const newerB = authorize(b, 'merge after green checks, from b');
+    sync(a);
+    expect(sync(b).conflicts).toEqual([{ target: null, path: 'items/local/1.json', kept: expect.any(String), dropped: expect.any(String), carried_receipts: [olderA] }]);
+    sync(a);
+    // The newer change came from the remote (a's): the merging side (b) takes it and adds its own.
+    const olderB = authorize(b, 'second round, from b');
+    const newerA = authorize(a, 'second round, from a');
+    sync(a);
+    expect(sync(b).conflicts[0]).toMatchObject({ path: 'items/local/1.json', carried_receipts: [olderB] });
+    sync(a);
+
+    const all = [claim, olderA, newerB, olderB, newerA];
+    for (const r of fleet.all()) {
+      expect(record(r), r.name).toMatchObject({ state: 'in-progress', receipts: [claim, olderA, newerB, olderB, newerA], authorization: newerA });
+    }
+    for (const r of fleet.clones) {
+      const status = handoff(r, ['status', '--work-item', item, '--json']);
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.json.item.receipts.map((x: { id: string }) => x.id), r.name).toEqual([...all].reverse());
+      expect(status.json.item.authorization.id).toBe(newerA);
+      r.fsck();
+    }
+  });
+
+  it('keeps the policy approvals made on both clones', () => {
+    const fleet = new Fleet(2);
+    const [a, b] = fleet.clones;
+    const approve = (r: FleetRepo, project: string) => {
+      r.write('.harness/session-workflow.yaml', `seed:\n  prefix:\n    project: ${project}\n`);
+      const out = handoff(r, ['policy', 'approve', '--json']);
+      expect(out.code, out.stderr).toBe(0);
+      return handoff(r, ['policy', '--json']).json.hash as string;
+    };
+    writeVersion(a, 'start');
+    sync(a);
+    sync(b);
+    const ha = approve(a, 'Alpha');
+    const hb = approve(b, 'Beta');
+    expect(ha).not.toBe(hb);
+    sync(a);
+    expect(sync(b).conflicts).toMatchObject([{ path: 'policy/approved' }]);
+    sync(a);
+    for (const r of fleet.all()) {
+      const approved = r.git('show', 'refs/notes/handoff:policy/approved').trim().split('\n');
+      expect(approved.sort(), r.name).toEqual([ha, hb].sort());
+    }
+    for (const r of fleet.clones) expect(handoff(r, ['policy', '--json']).json.approved, r.name).toBe(true);
   });
 
   it('survives a race between two syncs: the loser fetches, merges and pushes again', async () => {

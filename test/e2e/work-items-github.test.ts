@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestRepo } from '../helpers/repo.js';
@@ -213,6 +214,50 @@ describe('a github: work item through a fake gh', () => {
     const noGh = handoff(other, ['claim', '--work-item', W, '--json'], { env: { PATH: cliPath() } });
     expect(noGh.code).toBe(4);
     expect(noGh.json.error.message).toContain('gh is not installed or not on PATH');
+  });
+
+  it('an answer gh should never give (JSON of another shape) exits 4 too, naming the step, and the re-run finishes', () => {
+    const s = setup();
+    const { run, repo } = s;
+    const f = run(['claim', '--work-item', W, '--session', 's1', '--json'], { FAKE_GH_NULL: '^project item-list' });
+    expect(f.code, f.stderr).toBe(4);
+    expect(f.json.error).toMatchObject({ code: 'ProviderFailed', data: { step: 'read', completed: [] } });
+    expect(f.stderr.trim().split('\n')).toHaveLength(1);
+    expect(f.stderr).toContain('reading from GitHub failed: unexpected answer from gh (');
+    expect(f.stderr).toContain(`re-running 'git handoff claim --work-item ${W}' is safe`);
+    const id = f.json.error.data.receipt;
+    expect(storedReceipt(repo, id).kind).toBe('claim');
+    const again = run(['claim', '--work-item', W, '--session', 's1', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json).toMatchObject({ unchanged: true, receipt: { id } });
+
+    // The same before anything is written: the issue read of a claim, the pull request read of authorize.
+    const fresh = setup();
+    const read = fresh.run(['claim', '--work-item', W, '--json'], { FAKE_GH_NULL: '^issue view' });
+    expect(read.code, read.stderr).toBe(4);
+    expect(read.json.error.message).toMatch(/^github: reading github:acme\/widgets#12 failed: unexpected answer from gh \(.*\); nothing was written; re-running/);
+    expect(fresh.repo.notesRef()).toBeNull();
+    const pr = run(['authorize', '--work-item', W, '--scope', 'merge', '--retries', '1', '--json'], { FAKE_GH_NULL: '^pr list' });
+    expect(pr.code, pr.stderr).toBe(4);
+    expect(pr.json.error).toMatchObject({ code: 'ProviderFailed', data: { step: 'read' } });
+  });
+
+  it("authorize's re-run hint is the real command: run as printed, it records what was asked", () => {
+    const s = setup();
+    prepared(s);
+    const { gh, repo, run } = s;
+    const scope = "merge PR #40 once it's green";
+    const f = run(['authorize', '--work-item', W, '--scope', scope, '--retries', '2', '--session', 's 1', '--json'], { FAKE_GH_FAIL: '^pr list' });
+    expect(f.code, f.stderr).toBe(4);
+    const printed = /re-running '(.+)' is safe/.exec(f.json.error.message)![1];
+    expect(printed).toBe(`git handoff authorize --work-item ${W} --scope "${scope}" --retries 2 --session "s 1"`);
+    const again = spawnSync('sh', ['-c', `${printed} --json`], { cwd: repo.dir, env: { ...repo.tick(), ...gh.env() }, encoding: 'utf8' });
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).receipt).toMatchObject({ kind: 'authorize', scope, retries: 2, session: 's 1' });
+
+    const retry = run(['authorize', '--work-item', W, '--use-retry', '--reason', 'flaky $CI', '--json'], { FAKE_GH_FAIL: '^pr list' });
+    expect(retry.code, retry.stderr).toBe(4);
+    expect(retry.json.error.message).toContain(`re-running 'git handoff authorize --work-item ${W} --use-retry --reason 'flaky $CI'' is safe`);
   });
 
   it('--dry-run reads GitHub but writes nothing there or in the repository', () => {

@@ -11,6 +11,8 @@
 //   gh pr list --repo O/R --head B --state open --json ...
 // $FAKE_GH_FAIL, a regular expression, makes a call whose argv (joined by spaces) matches
 // fail the way gh does (a message on stderr, exit 1) without changing anything.
+// $FAKE_GH_NULL, likewise, makes a matching call succeed printing `null`: JSON, but not
+// the shape gh prints (an answer the caller cannot use).
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
@@ -23,6 +25,11 @@ function fail(msg, code = 1) {
 
 const failPattern = process.env.FAKE_GH_FAIL;
 if (failPattern && new RegExp(failPattern).test(argv.join(' '))) fail('HTTP 502: Bad Gateway (https://api.github.com/graphql)');
+const nullPattern = process.env.FAKE_GH_NULL;
+if (nullPattern && new RegExp(nullPattern).test(argv.join(' '))) {
+  process.stdout.write('null\n');
+  process.exit(0);
+}
 
 const statePath = process.env.FAKE_GH_STATE;
 if (!statePath) fail('fake gh: FAKE_GH_STATE is not set');

@@ -33,6 +33,16 @@ describe('placeOrphans', () => {
     ]);
   });
 
+  it('a target this clone lacks takes only a commit made after its note, never an older copy', () => {
+    const lacking = { ...orphan('o', 50, 'P', 'T'), onlyNewer: true };
+    expect(placeOrphans([lacking], [cand('old', 40, 'tx', 'P'), cand('new', 60, 'T')], new Set())[0]).toMatchObject({ to: 'new', by: 'tree' });
+    expect(placeOrphans([lacking], [cand('old', 40, 'T', 'P')], new Set())[0]).toMatchObject({
+      to: null,
+      reason: 'only commits older than the note have the same patch id or tree (stale copies, not its replacement)',
+    });
+    expect(placeOrphans([{ ...lacking, onlyNewer: false }], [cand('old', 40, 'tx', 'P')], new Set())[0]).toMatchObject({ to: 'old', by: 'patch-id' });
+  });
+
   it('says when a note records nothing to place it by', () => {
     expect(placeOrphans([orphan('o', 1, null, null)], [], new Set())[0]).toMatchObject({ to: null, reason: 'the note records neither head_patch_id nor head_tree' });
   });

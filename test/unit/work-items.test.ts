@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWorkItem, itemPath, handoffDocPath, parseItem, serializeItem, newItemRecord } from '../../src/core/work-item.js';
+import { parseWorkItem, itemPath, handoffDocPath, parseItem, serializeItem, newItemRecord, mergeItemRecords, isItemPath } from '../../src/core/work-item.js';
 import { decideTransition, type Evidence, type ItemAction } from '../../src/core/item-states.js';
 import type { ItemState } from '../../src/core/work-item.js';
 import { handoffReceiptId, receiptId, serializeReceipt, parseReceipt, type Receipt } from '../../src/core/receipt.js';
@@ -33,6 +33,29 @@ describe('work item syntax', () => {
     expect(parseItem('{')).toMatchObject({ problem: expect.stringContaining('not JSON') });
     expect(parseItem('{"workItem":"local:#3","state":"flying"}')).toMatchObject({ problem: expect.stringContaining('unknown state') });
   });
+});
+
+describe('item records changed on two clones (sync)', () => {
+  const rec = (state: ItemState, receipts: string[], authorization: string | null = null) => ({ ...newItemRecord(parseWorkItem('local:#1')!, 't', ''), state, receipts, authorization });
+  it.each([
+    ['both appended after a shared start', ['c', 'n1'], ['c', 'o1', 'o2'], ['c', 'o1', 'o2', 'n1']],
+    ['the newer added none: its last receipt stays last', ['c'], ['c', 'o1'], ['o1', 'c']],
+    ['the older adds nothing: the newer unchanged', ['c', 'n1'], ['c'], ['c', 'n1']],
+    ['unrelated starts', ['n1'], ['o1'], ['o1', 'n1']],
+    ['a receipt the newer moved to its end stays last', ['c', 'h'], ['h', 'c', 'o1'], ['c', 'o1', 'h']],
+    ['duplicates in the older are carried once', ['c', 'n1'], ['c', 'o1', 'o1'], ['c', 'o1', 'n1']],
+  ])('%s', (_name, newer, older, want) => {
+    const merged = mergeItemRecords(rec('ready-for-review', newer, 'n1'), rec('in-progress', older, 'o1'));
+    expect(merged).toEqual(rec('ready-for-review', want, 'n1'));
+  });
+
+  it.each([
+    ['items/local/3.json', true],
+    ['items/github/12.json', true],
+    ['items/local/03.json', false],
+    ['items/local/README', false],
+    ['receipts/x.json', false],
+  ])('%s is an item record: %s', (path, want) => expect(isItemPath(path)).toBe(want));
 });
 
 describe('the state machine: every transition and every refusal', () => {
@@ -172,5 +195,15 @@ describe('delivery authorization', () => {
     const v = assessAuthorization(auth, { ...facts, ...change });
     expect(v.valid).toBe(false);
     expect(v.reason).toMatch(reason);
+  });
+});
+
+describe('approved policy lists merged by sync', () => {
+  it('keeps every approval, the kept side first, without duplicates', async () => {
+    const { mergeApproved, approvedList } = await import('../../src/core/policy.js');
+    const [h1, h2, h3] = ['1', '2', '3'].map((c) => c.repeat(40));
+    expect(mergeApproved(`${h1}\n${h2}\n`, `${h2}\n${h3}\n${h3}\n`)).toBe(`${h1}\n${h2}\n${h3}\n`);
+    expect(mergeApproved(`${h1}\n${h2}\n`, `${h2}\n`)).toBeNull();
+    expect(approvedList('junk\n' + h1 + '\n')).toEqual([h1]);
   });
 });

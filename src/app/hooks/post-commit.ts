@@ -8,9 +8,9 @@ import { HandoffStore } from '../../git/handoff-store.js';
 import { parseCommit, type Commit } from '../../git/objects.js';
 import { countChangedFiles } from '../../git/tree-diff.js';
 import { isRevertMessage, lastHeadReflog, madeBySequencer, operationInProgress, runBySequencer } from '../../git/in-progress.js';
-import { readLocalState } from '../../git/local-state.js';
+import { readSessions } from '../../git/session-store.js';
 import { FILES_THRESHOLD, isExcludedSubject, isSubstantive, subjectLine, type Verdict } from '../../core/substantive.js';
-import { SESSION_STATE, type SessionState } from '../../core/session.js';
+import { currentSession } from '../../core/session.js';
 import type { HookContext } from './types.js';
 
 /** How far back the first-commit rule looks for the boundary before going by dates. */
@@ -66,11 +66,14 @@ export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
 /**
  * Is HEAD the first commit with a non-excluded subject since the latest version (or the start
  * of the current agent session)? Walks HEAD's first parents to whichever boundary comes first;
- * when neither is on this line, only commits made after the boundary's time count.
+ * when neither is on this line, only commits made after the boundary's time count. The
+ * current session is the committing agent's own (`HANDOFF_SESSION_ID`, exported to its
+ * shell commands) while it is live, else the live one that started last: another session
+ * ending in the same worktree does not take this one's boundary away.
  */
 async function firstSinceBoundary(repo: Repo, commit: Commit, amendedFrom: string | null): Promise<boolean> {
-  const session = readLocalState<SessionState>(repo.gitDir, SESSION_STATE);
-  const live = session && !session.ended_at && session.started_head ? session : null;
+  const session = currentSession(readSessions(repo.gitDir), process.env.HANDOFF_SESSION_ID);
+  const live = session?.started_head ? session : null;
   const version = await new HandoffStore(repo).latestInfo(repo.headBranch(), NOTES_WALK_LIMIT);
   if (!version && !live) return false;
   const stops = new Set<string>();
