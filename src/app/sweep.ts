@@ -43,17 +43,14 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
   if (names.length >= MANY_FILES) withoutOptimizingCompiler();
   const files: TopicFile[] = [];
   const undated: TopicFile[] = [];
-  const absPrefix = `${dir}/`;
   const pathPrefix = `${STREAMING_DIR}/`;
-  for (const name of names) {
-    // readFileSync with an encoding is one call into Node's C++ (open, read, close there):
-    // cheaper here than openSync/readSync/closeSync into a shared buffer.
-    const summary = scanActiveTopic(readFileSync(absPrefix + name, UTF8));
-    if (!summary) continue;
+  readEach(dir, names, (name, text) => {
+    const summary = scanActiveTopic(text);
+    if (!summary) return;
     const f: TopicFile = { path: pathPrefix + name, text: '', summary, committedAt: null, mtime: null };
     files.push(f);
     if (summary.undated > 0) undated.push(f);
-  }
+  });
   if (!files.length) return { topics: [], hint };
   // An undated entry takes the file's last commit time, else its mtime.
   const times = await lastCommitTimes(repo, undated.map((f) => f.path));
@@ -66,6 +63,31 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
   const refs = (await repo.resolveRef(NOTES_REF)) ? await continuationRefs(repo) : [];
   const continuation = continuationPaths(activeText, refs, files.map((f) => f.path));
   return { topics: planSweep(files, continuation, nowMs), hint };
+}
+
+/**
+ * Reads each file `names` names in `dir` (as UTF-8) and hands it to `each`, from inside
+ * `dir`: the kernel resolves a bare name with one lookup where an absolute path costs one
+ * per component, ~0.75 us a file here (2,000 files: 10.6 -> 9.0 ms). The working directory
+ * is back where it was before anything else runs (the loop is synchronous), error or not;
+ * without a working directory to come back to, the paths are absolute.
+ */
+function readEach(dir: string, names: string[], each: (name: string, text: string) => void): void {
+  let back: string | null = null;
+  try {
+    back = process.cwd();
+    process.chdir(dir);
+  } catch {
+    back = null;
+  }
+  // readFileSync with an encoding is one call into Node's C++ (open, read, close there):
+  // cheaper here than openSync/readSync/closeSync into a shared buffer.
+  try {
+    const prefix = back === null ? `${dir}/` : '';
+    for (const name of names) each(name, readFileSync(prefix + name, UTF8));
+  } finally {
+    if (back !== null) process.chdir(back);
+  }
 }
 
 /** Last commit time (ms) of each path: one `git log` per path for a few, one walk over the folder for many. */
