@@ -61,7 +61,7 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
   const activeAbs = join(top, ACTIVE_FILE);
   const activeText = existsSync(activeAbs) ? readFileSync(activeAbs, 'utf8') : null;
   const refs = (await repo.resolveRef(NOTES_REF)) ? await continuationRefs(repo) : [];
-  const continuation = continuationPaths(activeText, refs, files.map((f) => f.path));
+  const continuation = activeText || refs.length ? continuationPaths(activeText, refs, files.map((f) => f.path)) : new Set<string>();
   return { topics: planSweep(files, continuation, nowMs), hint };
 }
 

@@ -12,12 +12,16 @@
  */
 import { headingTime, readTopic, scalar, summarizeTopic, type TopicSummary } from './sweep.js';
 
+type FrontMatterValue = string | boolean | null | undefined;
+
 const NL = 10;
 const SPACE = 32;
 const TAB = 9;
 
 /** Line terminators besides `\n` (once CRLF is LF). */
 const OTHER_BREAK = /[\r\u2028\u2029]/;
+/** What a plain topic file has none of: other line breaks, code fences, a `...` line. */
+const UNUSUAL = /[\r\u2028\u2029]|```|~~~|\n\.\.\./;
 const HEADING = /^ {0,3}## +(.*?)(?:\s+#+)?\s*$/;
 /** sweep.ts ISO_START with every part present and the zone's colon written: `headingTime` parses exactly the text it matches. */
 const FULL_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})(?![^\s,;:)\]—–-])/y;
@@ -28,7 +32,9 @@ const FULL_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\
  */
 export function scanActiveTopic(text: string): TopicSummary | null {
   let src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (OTHER_BREAK.test(src)) {
+  // One search says whether the text needs any of the rarer cases below.
+  const unusual = UNUSUAL.test(src);
+  if (unusual && OTHER_BREAK.test(src)) {
     src = src.replace(/\r\n/g, '\n');
     if (OTHER_BREAK.test(src)) {
       const t = readTopic(text);
@@ -41,21 +47,30 @@ export function scanActiveTopic(text: string): TopicSummary | null {
   while (src.charCodeAt(open) === SPACE || src.charCodeAt(open) === TAB) open++;
   if (src.charCodeAt(open) !== NL) return null;
   let close = closingLine(src, '\n---', open, src.length);
-  const dots = src.indexOf('\n...', open);
-  if (dots >= 0 && dots < close) close = closingLine(src, '\n...', dots, close);
+  if (unusual) {
+    const dots = src.indexOf('\n...', open);
+    if (dots >= 0 && dots < close) close = closingLine(src, '\n...', dots, close);
+  }
   if (close === src.length) return null;
-  const status = frontMatterValue(src, '\nstatus:', open, close);
+  // The front matter's lines, once: the last line of a key counts.
+  let status: FrontMatterValue, topic: FrontMatterValue, fidelity: FrontMatterValue, closing: FrontMatterValue;
+  for (let s = open + 1; s < close; ) {
+    const e = src.indexOf('\n', s);
+    const c = src.charCodeAt(s);
+    if (c === 115 && src.startsWith('status:', s)) status = frontMatterValue(src, s + 7, e);
+    else if (c === 116 && src.startsWith('topic:', s)) topic = frontMatterValue(src, s + 6, e);
+    else if (c === 102 && src.startsWith('fidelity:', s)) fidelity = frontMatterValue(src, s + 9, e);
+    else if (c === 99 && src.startsWith('closing:', s)) closing = frontMatterValue(src, s + 8, e);
+    s = e + 1;
+  }
   if (status !== 'active') return null;
   const data: TopicSummary['data'] = { status };
-  const topic = frontMatterValue(src, '\ntopic:', open, close);
   if (topic !== undefined) data.topic = topic;
-  const fidelity = frontMatterValue(src, '\nfidelity:', open, close);
   if (fidelity !== undefined) data.fidelity = fidelity;
-  const closing = frontMatterValue(src, '\nclosing:', open, close);
   if (closing !== undefined) data.closing = closing;
   let body = close + 4;
   while (src.charCodeAt(body) === SPACE || src.charCodeAt(body) === TAB) body++;
-  return entries(src, body === src.length ? body : body + 1, data);
+  return entries(src, body === src.length ? body : body + 1, data, unusual);
 }
 
 /** Where the first `marker` line (`\n---` or `\n...`, then `[ \t]*`, then `\n` or the end) starts in [from, before), else `before`. */
@@ -69,15 +84,11 @@ function closingLine(src: string, marker: string, from: number, before: number):
 }
 
 /**
- * The value of the last front matter line `key: value` (`marker` is `\n` + key + `:`) between
- * the opening line's end and the closing line, as sweep.ts `parseFrontMatter` reads it;
- * undefined without one.
+ * The value of a front matter line whose text after `key:` is [a, e), as sweep.ts
+ * `parseFrontMatter` reads it.
  */
-function frontMatterValue(src: string, marker: string, open: number, close: number): string | boolean | null | undefined {
-  const at = src.lastIndexOf(marker, close - 1);
-  if (at < open) return undefined;
-  let a = at + marker.length;
-  let b = src.indexOf('\n', a);
+function frontMatterValue(src: string, a: number, e: number): string | boolean | null {
+  let b = e;
   while (src.charCodeAt(a) === SPACE || src.charCodeAt(a) === TAB) a++;
   while (b > a && (src.charCodeAt(b - 1) === SPACE || src.charCodeAt(b - 1) === TAB)) b--;
   const v = src.slice(a, b);
@@ -94,11 +105,11 @@ const MAYBE_SPECIAL = /^(?:|~|null|true|yes|on|false|no|off)$/i;
  * that can matter to the next, a `## ` or a fence marker, each only where it opens its line
  * (after at most three spaces).
  */
-function entries(src: string, start: number, data: TopicSummary['data']): TopicSummary {
+function entries(src: string, start: number, data: TopicSummary['data'], unusual: boolean): TopicSummary {
   let count = 0;
   let undated = 0;
   let newest: number | null = null;
-  const fenced = src.includes('```', start) || src.includes('~~~', start);
+  const fenced = unusual && (src.includes('```', start) || src.includes('~~~', start));
   let at = start;
   while (at < src.length) {
     const h = src.indexOf('## ', at);

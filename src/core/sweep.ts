@@ -206,7 +206,7 @@ export function planSweep(files: TopicFile[], continuation: Set<string>, nowMs: 
     const newest = entries === 0 ? null : t.undated > 0 ? Math.max(t.newest ?? -Infinity, f.committedAt ?? f.mtime ?? nowMs) : t.newest!;
     const fidelity = fidelityOf(t.data.fidelity);
     const topic = typeof t.data.topic === 'string' ? t.data.topic : f.path.replace(/^.*\//, '').replace(/\.md$/, '');
-    const must = fidelity === 'High' ? 'fidelity High' : t.data.closing === true ? 'closed by the user' : continuation.has(f.path) ? 'the current continuation' : null;
+    const must = fidelity === 'High' ? 'fidelity High' : t.data.closing === true ? 'closed by the user' : continuation.size && continuation.has(f.path) ? 'the current continuation' : null;
     let action: TopicPlan['action'] = 'skip';
     let reason: string;
     if (newest === null) reason = 'no entries';
