@@ -72,7 +72,7 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
  * is back where it was before anything else runs (the loop is synchronous), error or not;
  * without a working directory to come back to, the paths are absolute.
  */
-function readEach(dir: string, names: string[], each: (name: string, text: string) => void): void {
+export function readEach(dir: string, names: string[], each: (name: string, text: string) => void): void {
   let back: string | null = null;
   try {
     back = process.cwd();
