@@ -115,7 +115,10 @@ async function lastCommitTimes(repo: Repo, paths: string[]): Promise<Map<string,
   return out;
 }
 
-/** From here on, reading files costs more than starting V8's optimizing compiler would save. */
+/**
+ * TurboFan takes up the scanner after some 250 files (--trace-opt); with fewer there is
+ * nothing for it to compile, and loading node:v8 would be pure cost.
+ */
 const MANY_FILES = 300;
 
 /**

@@ -12,7 +12,7 @@
  */
 import { headingTime, readTopic, scalar, summarizeTopic, type TopicSummary } from './sweep.js';
 
-type FrontMatterValue = string | boolean | null | undefined;
+type Scalar = string | boolean | null | undefined;
 
 const NL = 10;
 const SPACE = 32;
@@ -53,10 +53,10 @@ export function scanActiveTopic(text: string): TopicSummary | null {
   }
   if (close === src.length) return null;
   // The front matter's lines, once: the last line of a key counts.
-  let status: FrontMatterValue, topic: FrontMatterValue, fidelity: FrontMatterValue, closing: FrontMatterValue;
+  let status: Scalar, topic: Scalar, fidelity: Scalar, closing: Scalar;
   for (let s = open + 1; s < close; ) {
     const e = src.indexOf('\n', s);
-    const c = src.charCodeAt(s);
+    const c = src.charCodeAt(s); // (s, t, f, c: a first letter rules out three keys at once)
     if (c === 115 && src.startsWith('status:', s)) status = frontMatterValue(src, s + 7, e);
     else if (c === 116 && src.startsWith('topic:', s)) topic = frontMatterValue(src, s + 6, e);
     else if (c === 102 && src.startsWith('fidelity:', s)) fidelity = frontMatterValue(src, s + 9, e);
