@@ -43,8 +43,7 @@ export function scanActiveTopic(text: string): TopicSummary | null {
   }
   // `---[ \t]*\n`, then everything up to the first `\n---` or `\n...` line.
   if (!src.startsWith('---')) return null;
-  let open = 3;
-  while (src.charCodeAt(open) === SPACE || src.charCodeAt(open) === TAB) open++;
+  const open = skipBlanks(src, 3);
   if (src.charCodeAt(open) !== NL) return null;
   let close = closingLine(src, '\n---', open, src.length);
   if (unusual) {
@@ -68,16 +67,21 @@ export function scanActiveTopic(text: string): TopicSummary | null {
   if (topic !== undefined) data.topic = topic;
   if (fidelity !== undefined) data.fidelity = fidelity;
   if (closing !== undefined) data.closing = closing;
-  let body = close + 4;
-  while (src.charCodeAt(body) === SPACE || src.charCodeAt(body) === TAB) body++;
+  const body = skipBlanks(src, close + 4);
   return entries(src, body === src.length ? body : body + 1, data, unusual);
+}
+
+/** The first index at or after `at` that is not a space or a tab. */
+function skipBlanks(src: string, at: number): number {
+  let c = src.charCodeAt(at);
+  while (c === SPACE || c === TAB) c = src.charCodeAt(++at);
+  return at;
 }
 
 /** Where the first `marker` line (`\n---` or `\n...`, then `[ \t]*`, then `\n` or the end) starts in [from, before), else `before`. */
 function closingLine(src: string, marker: string, from: number, before: number): number {
   for (let at = src.indexOf(marker, from); at >= 0 && at < before; at = src.indexOf(marker, at + 1)) {
-    let j = at + 4;
-    while (src.charCodeAt(j) === SPACE || src.charCodeAt(j) === TAB) j++;
+    const j = skipBlanks(src, at + 4);
     if (j === src.length || src.charCodeAt(j) === NL) return at;
   }
   return before;
@@ -87,10 +91,10 @@ function closingLine(src: string, marker: string, from: number, before: number):
  * The value of a front matter line whose text after `key:` is [a, e), as sweep.ts
  * `parseFrontMatter` reads it.
  */
-function frontMatterValue(src: string, a: number, e: number): string | boolean | null {
+function frontMatterValue(src: string, from: number, e: number): string | boolean | null {
+  const a = skipBlanks(src, from);
   let b = e;
-  while (src.charCodeAt(a) === SPACE || src.charCodeAt(a) === TAB) a++;
-  while (b > a && (src.charCodeAt(b - 1) === SPACE || src.charCodeAt(b - 1) === TAB)) b--;
+  for (let c = src.charCodeAt(b - 1); b > a && (c === SPACE || c === TAB); c = src.charCodeAt(--b - 1));
   const v = src.slice(a, b);
   // A plain word needs none of scalar()'s rules: no quote, no comment, not null nor a boolean.
   const c = v.charCodeAt(0);
@@ -154,9 +158,9 @@ function entryTime(src: string, s: number, from: number, e: number): number | nu
     return m ? headingTime(m[1]) : NOT_AN_ENTRY;
   }
   let a = from;
-  while (src.charCodeAt(a) === SPACE) a++;
+  let c = src.charCodeAt(a);
+  while (c === SPACE) c = src.charCodeAt(++a);
   if (a >= e) return null;
-  const c = src.charCodeAt(a);
   if (c >= 48 && c <= 57) {
     FULL_TIME.lastIndex = a;
     if (FULL_TIME.test(src)) {
