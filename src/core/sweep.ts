@@ -89,7 +89,7 @@ export interface TopicFile {
   /** repository-relative path, e.g. cadence/streaming/parser.md */
   path: string;
   text: string;
-  /** what the plan needs of `text`, when the caller read it already (`scanTopic`) */
+  /** what the plan needs of `text`, when the caller read it already (`scanActiveTopic`) */
   summary?: TopicSummary | null;
   /** the file's last commit time (ms), else null */
   committedAt: number | null;
