@@ -4,7 +4,7 @@
  * not handle exactly (include directives, `git -c` parameters) returns null, and the
  * caller asks git itself. Saves a git process on every hook and `show`.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from "node:path";
 
 export type ConfigMap = Map<string, string[]>;
@@ -100,6 +100,8 @@ export function parseConfigText(text: string): [string, string][] {
 }
 
 function readIfExists(path: string): string | null {
+  // Most of git's config files do not exist on a given machine: no exception for that.
+  if (!statSync(path, { throwIfNoEntry: false })) return null;
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {

@@ -15,19 +15,12 @@ export interface Discovered {
   objectFormat: string;
 }
 
+// Missing paths are the common answer here: ask without an exception (each costs ~40 µs).
 function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
+  return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
+  return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 /** A git dir has HEAD, objects/ and refs/ (or a commondir file pointing at them). */
@@ -38,6 +31,7 @@ function looksLikeGitDir(d: string): boolean {
 }
 
 function commonDirOf(gitDir: string): string {
+  if (!isFile(join(gitDir, 'commondir'))) return gitDir;
   try {
     const rel = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
     return resolve(gitDir, rel);

@@ -2,7 +2,7 @@
  * Local, per-worktree state under the git dir (`<git-dir>/handoff/<name>.json`): never
  * shared, never in the notes. Written atomically (temporary file, then rename).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export function localStateDir(gitDir: string): string {
@@ -10,8 +10,11 @@ export function localStateDir(gitDir: string): string {
 }
 
 export function readLocalState<T>(gitDir: string, name: string): T | null {
+  const file = join(localStateDir(gitDir), `${name}.json`);
+  // Usually absent (hooks read it on every commit): no exception for the common answer.
+  if (!existsSync(file)) return null;
   try {
-    return JSON.parse(readFileSync(join(localStateDir(gitDir), `${name}.json`), 'utf8')) as T;
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
   } catch {
     return null;
   }

@@ -4,7 +4,7 @@
  * isomorphic-git's reader loads whole packfiles). Returns null for an object it cannot
  * find, and the caller asks `git cat-file` (promisor remotes, index v1, odd setups).
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { GitObject, ObjectType } from './objects.js';
 
@@ -253,6 +253,7 @@ export class InProcessObjects {
 }
 
 function alternates(objectsDir: string): string[] {
+  if (!existsSync(join(objectsDir, 'info', 'alternates'))) return [];
   try {
     return readFileSync(join(objectsDir, 'info', 'alternates'), 'utf8')
       .split('\n')

@@ -5,7 +5,7 @@
  * more record) and removed once its session is written again or judged finished.
  * Plain fs only: post-commit reads this on every commit.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { localStateDir, readLocalState, removeLocalState, writeLocalState } from './local-state.js';
 import { SESSION_STATE, SESSIONS_DIR, type SessionState } from '../core/session.js';
@@ -29,10 +29,12 @@ export function readSessions(gitDir: string): SessionState[] {
   const dir = join(localStateDir(gitDir), SESSIONS_DIR);
   const out: SessionState[] = [];
   let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    /* no session recorded yet */
+  if (existsSync(dir)) {
+    try {
+      names = readdirSync(dir);
+    } catch {
+      /* unreadable: as if no session was recorded */
+    }
   }
   for (const name of names) {
     if (!name.endsWith('.json') || name.startsWith('.')) continue;
