@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // vitest's default is one worker per core less one: a single worker on a 2-core machine.
+    // The e2e tests mostly wait on git and CLI children, so three workers use both cores.
+    maxWorkers: 3,
   },
 });
