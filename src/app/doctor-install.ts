@@ -32,6 +32,7 @@ export async function checkInstall(repo: Repo, fix: boolean): Promise<Finding[]>
     kind: 'install' as const,
     subject: s.kind === 'file' ? s.path : s.kind === 'config' ? s.key : s.installer,
     message: `${fix ? 'set up again' : "missing or changed since 'git handoff init'"}: ${s.summary}`,
+    action: fix ? 'set it up again as init did' : '--fix sets it up again as init did',
     fixable: true,
     fixed: fix,
   }));

@@ -7,7 +7,7 @@
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { listNotes, setNote } from '../git/notes-tree.js';
-import { branchHomes, candidateCommits, findOrphanNotes, type OrphanNote } from '../git/orphans.js';
+import { branchHomes, candidateCommits, findOrphanNotes, reflogCommits, type OrphanNote } from '../git/orphans.js';
 import { findRefLocks, isStale, removeLock, STALE_LOCK_MS } from '../git/ref-locks.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
@@ -17,13 +17,25 @@ import { checkInstall } from './doctor-install.js';
 
 export type FindingKind = 'orphan' | 'lock' | 'install';
 
+/**
+ * How a finding counts (issue 11: a finding and `healthy` always agree): `fixable` until
+ * `--fix` repairs it, then `fixed`; `problem` needs the user and makes doctor unhealthy;
+ * `note` is worth knowing and needs nothing (a leftover of an ordinary local rewrite, a
+ * note waiting for a fetch, a lock a live writer holds).
+ */
+export type FindingLevel = 'fixed' | 'fixable' | 'problem' | 'note';
+
 export interface Finding {
   kind: FindingKind;
   /** what it is about: a commit id, a lock file path */
   subject: string;
   message: string;
+  /** what `--fix` will do (or did), or what the user should do; 'nothing to do' for a note */
+  action: string;
   fixable: boolean;
   fixed: boolean;
+  /** for a finding that is not fixable: does it need the user (default) or is it a note */
+  note?: boolean;
   /** for a fixed orphan: the commit it now sits on and the new version */
   to?: string;
   version?: string;
@@ -31,8 +43,22 @@ export interface Finding {
 
 export interface DoctorResult {
   findings: Finding[];
-  /** nothing fixable is left unfixed (what cannot be fixed is reported, not failed on) */
+  /** no finding is `fixable` or `problem` (see `findingLevel`) */
   healthy: boolean;
+}
+
+export function findingLevel(f: Finding): FindingLevel {
+  if (f.fixed) return 'fixed';
+  if (f.fixable) return 'fixable';
+  return f.note ? 'note' : 'problem';
+}
+
+/** Healthy exactly when nothing is left for `--fix` or for the user. */
+export function isHealthy(findings: Finding[]): boolean {
+  return findings.every((f) => {
+    const level = findingLevel(f);
+    return level === 'fixed' || level === 'note';
+  });
 }
 
 export interface DoctorRequest {
@@ -48,16 +74,33 @@ export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorR
   for (const lock of findRefLocks(repo, req.nowMs)) {
     const age = `${Math.round(lock.ageMs / 1000)}s old`;
     if (!isStale(lock)) {
-      const why = lock.heldBy !== null ? `held open by process ${lock.heldBy}` : `only ${age}: a writer may be using it (stale after ${STALE_LOCK_MS / 1000}s)`;
-      findings.push({ kind: 'lock', subject: lock.path, message: `${lock.ref} is locked by ${lock.path}, ${why}`, fixable: false, fixed: false });
+      // A live writer's lock is no problem unless it has been held far longer than a write takes.
+      const hung = lock.heldBy !== null && lock.ageMs >= STALE_LOCK_MS;
+      const why = lock.heldBy !== null ? `held open by process ${lock.heldBy} (${age})` : `only ${age}: a writer may be using it (stale after ${STALE_LOCK_MS / 1000}s)`;
+      findings.push({
+        kind: 'lock',
+        subject: lock.path,
+        message: `${lock.ref} is locked by ${lock.path}, ${why}`,
+        action: hung ? `let process ${lock.heldBy} finish or stop it, then run 'git handoff doctor --fix'` : 'nothing to do: wait for the writer to finish',
+        fixable: false,
+        fixed: false,
+        note: !hung,
+      });
       continue;
     }
     const fixed = req.fix ? (removeLock(lock), true) : false;
-    findings.push({ kind: 'lock', subject: lock.path, message: `stale lock ${lock.path} (${age}) left by a killed writer blocks ${lock.ref}${fixed ? '; removed' : ''}`, fixable: true, fixed });
+    findings.push({
+      kind: 'lock',
+      subject: lock.path,
+      message: `stale lock ${lock.path} (${age}) left by a killed writer blocks ${lock.ref}${fixed ? '; removed' : ''}`,
+      action: fixed ? 'removed the lock' : '--fix removes the lock',
+      fixable: true,
+      fixed,
+    });
   }
   findings.push(...(await checkOrphans(repo, req.fix, Boolean(req.reattachMissing))));
   findings.push(...(await checkInstall(repo, req.fix)));
-  return { findings, healthy: findings.every((f) => f.fixed || !f.fixable) };
+  return { findings, healthy: isHealthy(findings) };
 }
 
 /**
@@ -105,9 +148,11 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
     out.push({
       kind: 'orphan',
       subject: o.target,
-      message: `the note of ${o.target.slice(0, 7)} is on a commit not in this clone (fetch first?): ${why}; it stays where it is (to re-attach it by patch id or tree anyway: git handoff doctor --fix --reattach-missing)`,
+      message: `the note of ${o.target.slice(0, 7)} is on a commit not in this clone (fetch first?): ${why}; it stays where it is`,
+      action: "run 'git fetch' to bring the commit (to re-attach the note by patch id or tree anyway: git handoff doctor --fix --reattach-missing)",
       fixable: false,
       fixed: false,
+      note: true,
     });
   }
   const placeable = orphans.filter((o) => !waiting.has(o.target));
@@ -115,13 +160,36 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
   const since = Math.min(...placeable.map((o) => o.timestamp));
   const candidates = await candidateCommits(repo, since, placeable.some((o) => o.patchId));
   const placements = placeOrphans(placeable, candidates, new Set(notes.map((n) => n.target)));
+  // A commit this clone's reflogs remember was replaced here (amend, rebase, squash, reset):
+  // post-rewrite carried its handoff on, so a note left behind on it is no problem.
+  const local = await reflogCommits(repo);
 
   // The newest orphan chose first; re-attaching oldest first keeps it the newest version.
   for (const p of [...placements].sort((x, y) => x.orphan.timestamp - y.orphan.timestamp)) {
     const o = orphans.find((x) => x.target === p.orphan.target)!;
     const what = `the note of ${o.target.slice(0, 7)} (${o.note.why === 'missing' ? 'commit gone' : 'commit on no branch'})`;
     if (p.to === null) {
-      out.push({ kind: 'orphan', subject: o.target, message: `${what} cannot be re-attached: ${p.reason}; it stays readable in 'git handoff log'`, fixable: false, fixed: false });
+      if (local.has(o.target)) {
+        out.push({
+          kind: 'orphan',
+          subject: o.target,
+          message: `the note of ${o.target.slice(0, 7)} stays on a commit a local amend, rebase or squash replaced (it is in the reflog); the rewritten commit carries the handoff, and the old version stays readable in 'git handoff log'`,
+          action: 'nothing to do',
+          fixable: false,
+          fixed: false,
+          note: true,
+        });
+        continue;
+      }
+      out.push({
+        kind: 'orphan',
+        subject: o.target,
+        message: `${what} cannot be re-attached: ${p.reason}; it stays readable in 'git handoff log'`,
+        action: "nothing to do unless the work goes on elsewhere: then record it there with 'git handoff write'",
+        fixable: false,
+        fixed: false,
+        note: true,
+      });
       continue;
     }
     const to = p.to;
@@ -136,6 +204,7 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
       kind: 'orphan',
       subject: o.target,
       message: `${what} ${fix ? 'was re-attached' : 'can be re-attached'} to ${to.slice(0, 7)}, which has the same ${p.by}${version ? ` (version ${version.slice(0, 12)})` : ''}`,
+      action: fix ? `re-attached it as a new version on ${to.slice(0, 7)}` : `--fix re-attaches it as a new version on ${to.slice(0, 7)}`,
       fixable: true,
       fixed: fix,
       to,

@@ -1,14 +1,14 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION } from './types.js';
 import { Repo } from '../git/repo.js';
-import { runDoctor, type DoctorResult } from '../app/doctor.js';
+import { findingLevel, runDoctor, type DoctorResult } from '../app/doctor.js';
 
 export const command: CommandModule = {
   spec: {
     name: 'doctor',
     summary: 'check the handoff history: orphaned notes, stale locks, what init set up (--fix repairs them)',
     description:
-      "Orphaned notes are notes whose commit is gone or on no branch, tag or remote branch (after a squash or rebase merge done by a hosting server, a force push, a deleted branch and git gc); --fix re-attaches each, as a new version, to the reachable commit with the same patch id (rebase merge) or the same tree (squash merge), and reports what it could not place. A note whose commit is not in this clone may only be waiting for a fetch: while its branch is still known here (a local or remote-tracking branch of that name), or when it records no branch, it is reported as not in this clone (fetch first?) and left alone; otherwise it is re-attached only to a commit made after the note was written. --reattach-missing lifts both. A lock on refs/notes/handoff older than 5 seconds and held by no process was left by a killed writer; --fix removes it. Hooks and config that 'git handoff init' set and that are missing or changed are re-set by --fix. Exits 1 while something fixable is left unfixed.",
+      "Orphaned notes are notes whose commit is gone or on no branch, tag or remote branch (after a squash or rebase merge done by a hosting server, a force push, a deleted branch and git gc); --fix re-attaches each, as a new version, to the reachable commit with the same patch id (rebase merge) or the same tree (squash merge), and reports what it could not place. A note whose commit is not in this clone may only be waiting for a fetch: while its branch is still known here (a local or remote-tracking branch of that name), or when it records no branch, it is reported as not in this clone (fetch first?) and left alone; otherwise it is re-attached only to a commit made after the note was written. --reattach-missing lifts both. A lock on refs/notes/handoff older than 5 seconds and held by no process was left by a killed writer; --fix removes it. Hooks and config that 'git handoff init' set and that are missing or changed are re-set by --fix. Each finding is fixed, fixable (--fix will repair it), a problem (the line says what to do) or a note (nothing to do: a leftover of a local amend, rebase or squash, a note waiting for a fetch, a writer's live lock). Exits 1 while something fixable or a problem is left.",
     options: {
       fix: { type: 'boolean', describe: 'repair what can be repaired safely' },
       'reattach-missing': { type: 'boolean', describe: 'also re-attach notes whose commit is not in this clone, though a fetch might bring it' },
@@ -31,12 +31,18 @@ export const command: CommandModule = {
 };
 
 export function doctorJson(r: DoctorResult) {
-  return { ok: true, healthy: r.healthy, findings: r.findings };
+  return {
+    ok: true,
+    healthy: r.healthy,
+    findings: r.findings.map(({ note: _note, ...f }) => ({ level: findingLevel({ ...f, note: _note }), ...f })),
+  };
 }
 
+/** One line per finding: its level (fixed, fixable, problem, note), what it is, and what --fix or the user does. */
 export function renderDoctor(r: DoctorResult, fix: boolean): string {
   if (!r.findings.length) return 'no problems found\n';
-  const lines = r.findings.map((f) => `${f.fixed ? 'fixed' : f.fixable ? 'fixable' : 'problem'}: ${f.message}`);
+  const lines = r.findings.map((f) => `${findingLevel(f)}: ${f.message} (${f.action})`);
   if (!fix && r.findings.some((f) => f.fixable && !f.fixed)) lines.push("run 'git handoff doctor --fix' to repair what can be repaired");
+  else if (r.healthy) lines.push('healthy: nothing needs fixing');
   return `${lines.join('\n')}\n`;
 }

@@ -54,6 +54,19 @@ export async function branchHomes(repo: Repo, branches: string[]): Promise<Map<s
   return out;
 }
 
+/**
+ * Every commit some reflog of this clone remembers (HEAD, branches): the commits an amend,
+ * rebase, squash or reset replaced here. Empty when reflogs are off or expired.
+ */
+export async function reflogCommits(repo: Repo): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const ref of ['HEAD', '--branches']) {
+    const r = await repo.runGit(['log', '-g', '--format=%H', ref], { readOnly: true });
+    if (r.code === 0) for (const id of r.stdout.toString().split('\n')) if (id) out.add(id);
+  }
+  return out;
+}
+
 /** How far back (seconds before the oldest orphan) a rewritten commit is looked for. */
 const LOOKBACK_SECONDS = 30 * 86400;
 const MAX_CANDIDATES = 20000;

@@ -81,7 +81,7 @@ describe('doctor: notes orphaned by server-side merges', () => {
     const fixB = handoff(b, ['doctor', '--fix']);
     expect(fixA.code, fixA.stderr).toBe(0);
     expect(fixB.code, fixB.stderr).toBe(0);
-    expect(fixB.stdout).toMatch(/^problem: the note of [0-9a-f]{7} \(commit gone\) cannot be re-attached/m);
+    expect(fixB.stdout).toMatch(/^note: the note of [0-9a-f]{7} \(commit gone\) cannot be re-attached/m);
     const reattached = fixA.json.findings.filter((f: any) => f.fixed).map((f: any) => f.version);
     expect(reattached).toHaveLength(3);
     sync(a);
@@ -175,7 +175,7 @@ describe('doctor: a note on a commit this clone has not fetched yet', () => {
     expect(b.notesRef()).toBe(tip);
     expect(b.nativeNote(stale)).toBeNull();
     const text = handoff(b, ['doctor']);
-    expect(text.stdout).toMatch(/^problem: the note of [0-9a-f]{7} is on a commit not in this clone \(fetch first\?\)/m);
+    expect(text.stdout).toMatch(/^note: the note of [0-9a-f]{7} is on a commit not in this clone \(fetch first\?\).*\(run .git fetch/m);
     expect(text.stdout).not.toContain('commit gone');
 
     // Asked explicitly, it would take the stale copy with the same patch (only shown here).
