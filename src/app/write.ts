@@ -13,7 +13,15 @@ import { toCanonicalYaml } from '../core/canonical.js';
 import { parseDocument, ParseError } from '../core/parse.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { scanFields, maskSecrets, compileAllow, mask } from '../core/secrets.js';
+import { describeWriteChanges, type WriteChanges } from '../core/write-changes.js';
+import { findUnknownFields, unknownFieldMessage } from '../core/unknown-fields.js';
+import { currentSession } from '../core/session.js';
+import { readSessions } from '../git/session-store.js';
 import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch, Refused } from '../errors.js';
+
+/** List fields that flags can replace, add to and remove from, by dotted path. */
+export const LIST_FIELDS = ['guards', 'cursor.pending_questions', 'ask_user', 'soft_context.notes', 'memory_updates', 'continuation_refs'] as const;
+export type ListField = (typeof LIST_FIELDS)[number];
 
 /** Field overrides from command-line flags; `undefined` leaves a field alone. */
 export interface WriteFlags {
@@ -22,12 +30,19 @@ export interface WriteFlags {
   session?: string;
   nextStep?: string;
   lastDiscussed?: string;
+  /** list replacements (the whole list) */
   pendingQuestions?: string[];
   guards?: string[];
   askUser?: string[];
+  notes?: string[];
+  memoryUpdates?: string[];
+  continuationRefs?: string[];
   tone?: string;
   workItem?: string;
   produced?: string[];
+  /** items added to / removed from a list field, after any replacement */
+  addItems?: Partial<Record<ListField, string[]>>;
+  removeItems?: Partial<Record<ListField, string[]>>;
 }
 
 export interface WriteRequest {
@@ -36,6 +51,10 @@ export interface WriteRequest {
   inputName: string;
   flags: WriteFlags;
   dryRun: boolean;
+  /** the input document is merged onto the latest version (like flags) instead of replacing it */
+  patch?: boolean;
+  /** refuse unknown fields instead of warning (also `handoff.strict=true`) */
+  strict?: boolean;
   /** extra trailers (e.g. relay marks) */
   trailers?: Record<string, string>;
 }
@@ -48,28 +67,87 @@ export interface WriteResult {
   handoff: Handoff;
   yaml: string;
   previous: string | null;
+  /** what this write changed against the previous version of the branch */
+  changes: WriteChanges;
+  /** one line each, for stderr: unknown fields, what a list replacement dropped */
+  warnings: string[];
 }
 
 type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function applyFlags(base: Obj, f: WriteFlags): Obj {
+const REPLACE_FLAG: Record<ListField, { key: keyof WriteFlags; flag: string; noun: string }> = {
+  guards: { key: 'guards', flag: '--guard', noun: 'guard' },
+  'cursor.pending_questions': { key: 'pendingQuestions', flag: '--pending-question', noun: 'pending question' },
+  ask_user: { key: 'askUser', flag: '--ask-user', noun: 'ask-user item' },
+  'soft_context.notes': { key: 'notes', flag: '--note', noun: 'note' },
+  memory_updates: { key: 'memoryUpdates', flag: '--memory-update', noun: 'memory update' },
+  continuation_refs: { key: 'continuationRefs', flag: '--continuation-ref', noun: 'continuation ref' },
+};
+
+function getList(o: Obj, path: ListField): string[] {
+  const [a, b] = path.split('.');
+  const v = b === undefined ? o[a] : isObj(o[a]) ? (o[a] as Obj)[b] : undefined;
+  return Array.isArray(v) ? (v as string[]) : [];
+}
+
+function setList(o: Obj, path: ListField, items: string[]): void {
+  const [a, b] = path.split('.');
+  if (b === undefined) o[a] = items;
+  else o[a] = { ...(isObj(o[a]) ? (o[a] as Obj) : {}), [b]: items };
+}
+
+const quoteList = (xs: string[]) => xs.map((x) => `'${x.length > 60 ? `${x.slice(0, 59)}…` : x}'`).join(', ');
+
+function applyFlags(base: Obj, f: WriteFlags, warnings: string[]): Obj {
   const out: Obj = { ...base };
   const sub = (key: string) => ({ ...((out[key] as Obj) ?? {}) });
   if (f.status !== undefined) out.status = f.status;
   if (f.summary !== undefined) out.summary = f.summary;
   if (f.session !== undefined) out.session_id = f.session;
   if (f.workItem !== undefined) out.work_item = f.workItem;
-  if (f.nextStep !== undefined || f.lastDiscussed !== undefined || f.pendingQuestions !== undefined) {
+  if (f.nextStep !== undefined || f.lastDiscussed !== undefined) {
     const c = sub('cursor');
     if (f.lastDiscussed !== undefined) c.last_discussed = f.lastDiscussed;
-    if (f.pendingQuestions !== undefined) c.pending_questions = f.pendingQuestions;
     if (f.nextStep !== undefined) c.next_step = f.nextStep;
     out.cursor = c;
   }
   if (f.tone !== undefined) out.soft_context = { ...sub('soft_context'), tone: f.tone };
-  if (f.guards !== undefined) out.guards = f.guards;
-  if (f.askUser !== undefined) out.ask_user = f.askUser;
+  for (const field of LIST_FIELDS) {
+    const r = REPLACE_FLAG[field];
+    const replacement = f[r.key] as string[] | undefined;
+    const add = f.addItems?.[field];
+    const remove = f.removeItems?.[field];
+    if (replacement === undefined && !add?.length && !remove?.length) continue;
+    let items = [...getList(out, field)];
+    if (replacement !== undefined) {
+      const dropped = items.filter((x) => !replacement.includes(x));
+      if (dropped.length) {
+        warnings.push(`${r.flag} replaced ${field}, dropping ${dropped.length}: ${quoteList(dropped)} (${r.flag.replace('--', '--add-')} adds one instead)`);
+      }
+      items = [...replacement];
+    }
+    for (const x of remove ?? []) {
+      if (!items.includes(x)) {
+        const have = items.length ? `${field} holds ${quoteList(items)}` : `${field} is empty`;
+        throw new InvalidInput(`${r.flag.replace('--', '--remove-')}: no ${r.noun} '${x}' to remove (${have})`);
+      }
+      items = items.filter((y) => y !== x);
+    }
+    for (const x of add ?? []) if (!items.includes(x)) items.push(x);
+    setList(out, field, items);
+  }
   if (f.produced !== undefined) out.consolidation = { ...sub('consolidation'), produced: f.produced };
+  return out;
+}
+
+/** `write --patch`: the document's fields over the latest version's; cursor, soft_context and consolidation field by field. */
+function mergeDocument(base: Obj, doc: Obj): Obj {
+  const out: Obj = { ...base };
+  for (const [k, v] of Object.entries(doc)) {
+    if (['cursor', 'soft_context', 'consolidation'].includes(k) && isObj(v) && isObj(out[k])) out[k] = { ...(out[k] as Obj), ...v };
+    else out[k] = v;
+  }
   return out;
 }
 
@@ -109,10 +187,15 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   const [maxBytes, allowList] = await Promise.all([repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES), repo.configAll('handoff.secrets.allow')]);
   const allow = compileAllow(allowList);
 
-  // Gather: the input document, else the latest version to carry forward.
+  // Gather: the input document, and the latest version (carried forward by flags and --patch).
   const latest = await store.latest({ branch: facts.branch });
+  const warnings: string[] = [];
   let base: Obj = {};
   let inputText: string | null = null;
+  let docSession: string | undefined;
+  const carried = latest.version ? (userContent(latest.version.handoff) as Obj) : {};
+  // session_id names the session that wrote this version: never inherited (issue 11).
+  delete carried.session_id;
   if (req.input) {
     const decoded = decodeText(req.input, maxBytes);
     if ('problem' in decoded) throw new InvalidInput(decoded.problem.message.replace(/^input/, req.inputName));
@@ -126,15 +209,19 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     }
     const { handoff, problems } = normalizeInput(doc);
     if (problems.length) refuseProblems(problems);
-    base = userContent(handoff);
-  } else if (latest.version) {
-    base = userContent(latest.version.handoff);
+    await checkUnknownFields(repo, doc as Obj, req, warnings);
+    const given = userContent(handoff) as Obj;
+    if (typeof given.session_id === 'string' && given.session_id) docSession = given.session_id;
+    base = req.patch ? mergeDocument(carried, given) : given;
+  } else {
+    base = carried;
   }
 
   // Decide: patch with flags, validate again, scan what the user gave.
-  const env = process.env.HANDOFF_SESSION_ID;
-  if (env && req.flags.session === undefined && !(req.input && typeof base.session_id === 'string' && base.session_id)) base.session_id = env;
-  const patched = applyFlags(base, req.flags);
+  const session = req.flags.session ?? docSession ?? (process.env.HANDOFF_SESSION_ID || undefined) ?? currentSession(readSessions(repo.gitDir), undefined)?.session_id;
+  if (session) base.session_id = session;
+  else delete base.session_id;
+  const patched = applyFlags(base, req.flags, warnings);
   const { handoff: checked, problems } = normalizeInput(patched);
   if (problems.length) refuseProblems(problems);
   const user = userContent(checked);
@@ -168,10 +255,11 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   if (Buffer.byteLength(yaml) > maxBytes) throw new InvalidInput(`the handoff would be ${Buffer.byteLength(yaml)} bytes, over the ${maxBytes}-byte limit (handoff.maxBytes)`);
 
   const prev: ReadVersion | null = latest.version;
+  const changes = describeWriteChanges(prev, handoff);
   if (prev && prev.target === facts.head && sameContent(prev.handoff, handoff) && carriesTrailers(prev, req.trailers)) {
-    return { version: prev.id, target: facts.head, unchanged: true, dryRun: req.dryRun, handoff: prev.handoff, yaml: prev.text ?? yaml, previous: prev.id };
+    return { version: prev.id, target: facts.head, unchanged: true, dryRun: req.dryRun, handoff: prev.handoff, yaml: prev.text ?? yaml, previous: prev.id, changes, warnings };
   }
-  if (req.dryRun) return { version: null, target: facts.head, unchanged: false, dryRun: true, handoff, yaml, previous: prev?.id ?? null };
+  if (req.dryRun) return { version: null, target: facts.head, unchanged: false, dryRun: true, handoff, yaml, previous: prev?.id ?? null, changes, warnings };
 
   // Act: one blob, the touched notes subtrees, one commit, compare-and-swap.
   const blob = await repo.objects.write('blob', Buffer.from(yaml, 'utf8'));
@@ -184,7 +272,20 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     trailers: { 'Handoff-Target': facts.head, ...(facts.branch ? { 'Handoff-Branch': facts.branch } : {}), ...req.trailers },
     identities: ids,
   }, { pending: refUpdate });
-  return { version, target: facts.head, unchanged: false, dryRun: false, handoff, yaml, previous: prev?.id ?? null };
+  return { version, target: facts.head, unchanged: false, dryRun: false, handoff, yaml, previous: prev?.id ?? null, changes, warnings };
+}
+
+/** Unknown fields of the input: a warning each, or with `--strict` / `handoff.strict` a refusal. */
+async function checkUnknownFields(repo: Repo, doc: Obj, req: WriteRequest, warnings: string[]): Promise<void> {
+  const unknown = findUnknownFields(doc);
+  if (!unknown.length) return;
+  if (req.strict || (await repo.configBool('handoff.strict', false))) {
+    const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more: ${unknown.slice(1).map((u) => u.path).join(', ')})` : '';
+    throw new InvalidHandoff(`${req.inputName}: ${unknownFieldMessage(unknown[0])}${more}; strict mode (--strict or handoff.strict) refuses unknown fields; nothing was written`, {
+      unknown: unknown.map((u) => ({ field: u.path, suggestion: u.suggestion })),
+    });
+  }
+  for (const u of unknown) if (u.suggestion) warnings.push(unknownFieldMessage(u));
 }
 
 /** A version that lacks a requested mark (a relay) is not "unchanged" even with the same content. */

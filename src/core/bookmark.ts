@@ -4,6 +4,7 @@
  * Pure: a view in, lines out; colour is applied by the caller's painter.
  */
 import type { Handoff } from './schema.js';
+import { findUnknownFields } from './unknown-fields.js';
 
 export interface BookmarkView {
   version: string;
@@ -49,6 +50,9 @@ export function renderBookmark(view: BookmarkView, paint: Painter = plainPainter
   ].filter(Boolean);
   const out: string[] = [...view.notices.map((n) => paint.warn(n)), paint.heading(head.join(' · '))];
   if (h.summary?.trim()) out.push(...h.summary.trim().split('\n').slice(0, 3).map((l) => oneLine(l)));
+  // Nothing written is invisible (issue 11): a misspelled `sumary` would otherwise look empty.
+  const unknown = findUnknownFields(h as Record<string, unknown>).filter((u) => u.hasContent);
+  if (unknown.length) out.push(paint.warn(oneLine(`unknown fields (not part of the schema, shown by 'show --json'): ${unknown.map((u) => u.path).join(', ')}`)));
 
   const sections: [string, string[]][] = [];
   const c = h.cursor ?? {};
