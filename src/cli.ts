@@ -6,6 +6,8 @@ import { COMMANDS } from './commands/registry.js';
 import { parseCommandArgs, renderHelp, renderOverview, renderManPage, type CommandSpec } from './cli/spec.js';
 import { processIo, type Io } from './cli/io.js';
 import { isHandoffError, UsageError } from './errors.js';
+import { nearestName } from './cli/suggest.js';
+import { takeConfigWarnings } from './git/config-values.js';
 
 declare const __VERSION__: string;
 export const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
@@ -35,7 +37,10 @@ export async function main(argv: string[], io: Io = processIo(), cwd = process.c
       return 0;
     }
     const load = COMMANDS[name];
-    if (!load) throw new UsageError(`'${name}' is not a git handoff command; see 'git handoff -h'`);
+    if (!load) {
+      const near = nearestName(name, Object.keys(COMMANDS));
+      throw new UsageError(`'${name}' is not a git handoff command${near ? ` (did you mean '${near}'?)` : ''}; see 'git handoff -h'`);
+    }
     const { command } = await load();
     const args = parseCommandArgs(command.spec, rest);
     if (args.values.help) {
@@ -46,6 +51,8 @@ export async function main(argv: string[], io: Io = processIo(), cwd = process.c
     return code ?? 0;
   } catch (e) {
     return reportError(e, io, wantsJson);
+  } finally {
+    for (const w of takeConfigWarnings()) io.err(`git handoff: warning: ${w}`);
   }
 }
 

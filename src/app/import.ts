@@ -31,6 +31,12 @@ export async function importHandoff(repo: Repo, req: ImportRequest): Promise<Imp
   const decoded = decodeText(req.bytes, maxBytes);
   if ('problem' in decoded) throw new InvalidInput(decoded.problem.message.replace(/^input/, req.name));
   const nextSession = req.format === 'next-session' || (req.format === 'auto' && looksLikeNextSession(decoded.text));
+  if (!nextSession && req.format === 'auto' && /\.(md|markdown)$/i.test(req.name)) {
+    // Read as YAML, Markdown is a comment and a stray `key: value` (issue 11): say which format reads it.
+    throw new InvalidInput(
+      `${req.name} is Markdown but not a .tasks/NEXT_SESSION.md ('# Next session handoff' and '## ' sections such as Open tracks, Ask the user, Don't do); put it in that format (see 'git handoff export --format next-session'), or give YAML or JSON with --format yaml`,
+    );
+  }
   if (!nextSession) {
     const r = await writeHandoff(repo, { input: req.bytes, inputName: req.name, flags: {}, dryRun: req.dryRun });
     return { ...r, format: 'document', unknownSections: [] };

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
+import { nearestName } from './suggest.js';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -43,7 +44,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
   // of every `git handoff show` or `sweep`.
   if (argv.length === 0) {
     const pos = spec.positionals ?? [];
-    if (pos.some((p) => !p.optional)) throw new UsageError(`${spec.name}: missing ${pos[0].name}`);
+    if (pos.some((p) => !p.optional)) throw new UsageError(`${spec.name}: missing ${pos[0].name}; see 'git handoff ${spec.name} -h'`);
     return { values: Object.create(null) as ParsedArgs['values'], positionals: [] };
   }
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: { type: 'boolean', short: 'h' } };
@@ -54,15 +55,16 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
   try {
     parsed = parseArgs({ args: joinStringValues(argv, options), options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${spec.name}: ${usageMessage((e as Error).message)}`);
+    throw new UsageError(`${spec.name}: ${usageMessage((e as Error).message, spec)}; see 'git handoff ${spec.name} -h'`);
   }
   const values = parsed.values as ParsedArgs['values'];
   if (values.help) return { values, positionals: parsed.positionals };
   const pos = spec.positionals ?? [];
   const max = pos.some((p) => p.variadic) ? Infinity : pos.length;
   const min = pos.filter((p) => !p.optional).length;
-  if (parsed.positionals.length > max) throw new UsageError(`${spec.name}: unexpected argument '${parsed.positionals[max]}'`);
-  if (parsed.positionals.length < min) throw new UsageError(`${spec.name}: missing ${pos[parsed.positionals.length].name}`);
+  const see = `; see 'git handoff ${spec.name} -h'`;
+  if (parsed.positionals.length > max) throw new UsageError(`${spec.name}: unexpected argument '${parsed.positionals[max]}'${see}`);
+  if (parsed.positionals.length < min) throw new UsageError(`${spec.name}: missing ${pos[parsed.positionals.length].name}${see}`);
   return { values, positionals: parsed.positionals };
 }
 
@@ -90,10 +92,14 @@ function joinStringValues(argv: string[], options: Record<string, { type: 'strin
   return out;
 }
 
-function usageMessage(m: string): string {
+function usageMessage(m: string, spec: CommandSpec): string {
   // Node's messages are long and mention parseArgs; keep the part a user needs.
   const unknown = /Unknown option '([^']+)'/.exec(m);
-  if (unknown) return `unknown option '${unknown[1]}'`;
+  if (unknown) {
+    const typed = unknown[1];
+    const long = typed.startsWith('--') ? nearestName(typed.slice(2).split('=')[0], [...Object.keys(spec.options), 'help']) : null;
+    return `unknown option '${typed}'${long ? ` (did you mean '--${long}'?)` : ''}`;
+  }
   const missing = /Option '([^']+)' argument missing/.exec(m);
   if (missing) return `option '${missing[1].replace(/^-\w, /, '')}' needs a value`;
   const unexpected = /Unexpected argument '([^']+)'/.exec(m);

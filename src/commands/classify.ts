@@ -33,7 +33,10 @@ export const command: CommandModule = {
     const phrases = await loadPhrases(repo).finally(() => repo?.close());
     for (const p of phrases.problems) ctx.io.err(`git handoff: warning: ${p}`);
     const r = classifyPhrase(text, phrases.lists);
-    if (ctx.json) return void ctx.io.json({ ok: true, class: r.class, matched: r.matched });
-    ctx.io.out(`${r.class}${r.matched ? ` (matched: ${r.matched})` : ''}\n`);
+    // `none` matched nothing that counts: a broad farewell is named as such, never as "matched".
+    const matched = r.class === 'none' ? null : r.matched;
+    if (ctx.json) return void ctx.io.json({ ok: true, class: r.class, matched });
+    if (r.class === 'none') return void ctx.io.out(`none${r.matched ? ` ('${r.matched}' is a broad farewell, never a trigger)` : ''}\n`);
+    ctx.io.out(`${r.class}${matched ? ` (matched: ${matched})` : ''}\n`);
   },
 };

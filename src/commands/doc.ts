@@ -29,11 +29,11 @@ export const command: CommandModule = {
     try {
       const r = await docItem(repo, { ref, session: str(v.session), toStatus: str(v['to-status']), lang: str(v.lang), dryRun: Boolean(v['dry-run']) });
       if (r.phase === 'skeleton') {
-        if (ctx.json) return void ctx.io.json({ ok: true, workItem: r.workItem, phase: 'skeleton', path: r.path, dryRun: r.dryRun });
+        if (ctx.json) return void ctx.io.json({ ok: true, work_item: r.workItem, phase: 'skeleton', path: r.path, dry_run: r.dryRun });
         if (r.dryRun) return void ctx.io.out(`dry run: would render the skeleton at ${r.path}; nothing was written\n`);
         return void ctx.io.out(`rendered ${r.path}: fill every {{...}} placeholder, then run this command again\n`);
       }
-      if (ctx.json) return void ctx.io.json({ ...transitionJson(r), phase: 'handoff', path: r.path, seedWritten: r.seedWritten });
+      if (ctx.json) return void ctx.io.json({ ...transitionJson(r), phase: 'handoff', path: r.path, seed_written: r.seedWritten });
       renderTransition(ctx, 'record the handoff of', r);
       if (r.seedWritten) ctx.io.out(`${r.dryRun ? 'would rewrite' : 'rewrote'} the SEED section of ${r.path}\n`);
     } finally {

@@ -24,7 +24,7 @@ export const command: CommandModule = {
     try {
       if (action === 'approve') {
         const r = await approvePolicy(repo, { dryRun: Boolean(args.values['dry-run']), agent: agentActive(repo) });
-        if (ctx.json) return void ctx.io.json({ ok: true, hash: r.hash, approved: !r.dryRun || r.unchanged, unchanged: r.unchanged, dryRun: r.dryRun });
+        if (ctx.json) return void ctx.io.json({ ok: true, hash: r.hash, approved: !r.dryRun || r.unchanged, unchanged: r.unchanged, dry_run: r.dryRun });
         if (r.unchanged) return void ctx.io.out(`unchanged: policy ${r.hash} is already approved\n`);
         return void ctx.io.out(r.dryRun ? `dry run: would approve policy ${r.hash}; nothing was written\n` : `approved policy ${r.hash}\n`);
       }

@@ -20,7 +20,7 @@ export const command: CommandModule = {
     try {
       const r = await seedFor(repo, ref, { lang: str(args.values.lang) });
       if (r.notice) ctx.io.err(`git handoff: ${r.notice}`);
-      if (ctx.json) ctx.io.json({ ok: true, workItem: r.workItem, seed: r.seed });
+      if (ctx.json) ctx.io.json({ ok: true, work_item: r.workItem, seed: r.seed });
       else ctx.io.out(r.seed);
     } finally {
       repo.close();

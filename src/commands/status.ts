@@ -8,14 +8,14 @@ import { serializeReceipt } from '../core/receipt.js';
 
 function itemJson(s: ItemStatus) {
   return {
-    workItem: s.workItem,
+    work_item: s.workItem,
     state: s.state,
     title: s.title,
-    handoffDoc: s.handoffDoc,
+    handoff_doc: s.handoffDoc,
     valid: s.valid,
     problems: s.problems,
     receipts: s.receipts.map((r) => JSON.parse(serializeReceipt(r))),
-    authorization: s.authorization,
+    authorization: s.authorization && { id: s.authorization.id, valid: s.authorization.valid, reason: s.authorization.reason, retries_left: s.authorization.retriesLeft, scope: s.authorization.scope },
   };
 }
 

@@ -8,14 +8,17 @@ export const WORK_ITEM_OPTION: OptionSpec = { type: 'string', arg: 'item', descr
 export const SESSION_OPTION: OptionSpec = { type: 'string', arg: 'id', describe: 'the session recorded in the receipt (default: $HANDOFF_SESSION_ID)' };
 export const LANG_OPTION: OptionSpec = { type: 'string', arg: 'en|zh|ru', describe: 'language of the document and seed (default: handoff.lang, else en)' };
 
-/** The JSON document of a transition (keys in this order). */
+/**
+ * The JSON document of a transition (keys in this order). Our keys are snake_case like every
+ * command's (DESIGN.md "Commands"); the receipt keeps the source design's field names.
+ */
 export function transitionJson(r: TransitionResult) {
   return {
     ok: true,
-    workItem: r.workItem,
+    work_item: r.workItem,
     state: r.state,
     unchanged: r.unchanged,
-    dryRun: r.dryRun,
+    dry_run: r.dryRun,
     receipt: JSON.parse(serializeReceipt(r.receipt)),
     provider: { name: r.provider, steps: r.steps },
   };

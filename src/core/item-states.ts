@@ -45,7 +45,10 @@ export function decideTransition(action: ItemAction, from: ItemState, ev: Eviden
       return { ok: true, to: target };
     }
     case 'accept':
-      if (from !== 'ready-for-review') return refuse(`it is ${from}; accept only moves ready-for-review -> done`);
+      if (from !== 'ready-for-review') {
+        const next = from === 'in-progress' ? "; first move it to review with 'git handoff doc --to-status ready-for-review'" : from === 'backlog' ? "; claim it first ('git handoff claim')" : '';
+        return refuse(`it is ${from}; accept only moves ready-for-review -> done${next}`);
+      }
       if (!ev.commit) return refuse('the commit to accept does not exist');
       if (!ev.reachableFrom) return refuse(`commit ${ev.commit.slice(0, 12)} is not reachable from any branch`);
       return { ok: true, to: 'done' };

@@ -103,9 +103,54 @@ async function parseYaml(text: string): Promise<unknown> {
     return docs[0] ?? null;
   } catch (e) {
     if (e instanceof ParseError) throw e;
+    const open = unclosedQuote(text);
+    if (open) throw new ParseError(`invalid YAML at line ${open.line}: the ${open.quote === '"' ? 'double' : 'single'}-quoted string that starts here is not closed (add the closing ${open.quote})`, open.line);
     const mark = (e as { mark?: { line?: number } }).mark;
     const line = typeof mark?.line === 'number' ? mark.line + 1 : null;
     const reason = String((e as Error).message).split('\n')[0].replace(/\s*\(\d+:\d+\)\s*$/, '');
     throw new ParseError(`invalid YAML${line ? ` at line ${line}` : ''}: ${reason}`, line);
   }
+}
+
+/**
+ * The line of a quoted value that never closes (issue 11): js-yaml reads on into the next
+ * lines and blames one of them ("line 4: deficient indentation"). Only asked once the YAML
+ * failed to parse. A quoted string may span lines, so one counts as unclosed when nothing
+ * closes it, or when a line before its closing quote is indented no deeper than its key.
+ */
+export function unclosedQuote(text: string): { line: number; quote: '"' | "'" } | null {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^(\s*)(?:-\s+)?(?:[^\s#'"][^:#]*:\s+|-\s+)?(["'])/.exec(lines[i]);
+    if (!m || lines[i].trimStart().startsWith('#')) continue;
+    const indent = m[1].length;
+    const quote = m[2] as '"' | "'";
+    const start = m[0].length;
+    const close = closingQuote(lines, i, start, quote);
+    if (close && close.line === i) {
+      i = close.line;
+      continue;
+    }
+    // A flow scalar's next lines must be indented deeper than its key: one that is not
+    // starts something new, so the string was never closed where it should have been.
+    const last = close ? close.line : lines.length - 1;
+    const strayKey = lines.slice(i + 1, last + 1).some((l) => l.trim() !== '' && /^\s*/.exec(l)![0].length <= indent);
+    if (!close || strayKey) return { line: i + 1, quote };
+    i = close.line;
+  }
+  return null;
+}
+
+function closingQuote(lines: string[], line: number, from: number, quote: '"' | "'"): { line: number } | null {
+  for (let l = line, c = from; l < lines.length; l++, c = 0) {
+    const s = lines[l];
+    for (; c < s.length; c++) {
+      if (quote === '"' && s[c] === '\\') c++;
+      else if (s[c] === quote) {
+        if (quote === "'" && s[c + 1] === "'") c++;
+        else return { line: l };
+      }
+    }
+  }
+  return null;
 }

@@ -28,7 +28,13 @@ export async function defaultRemote(repo: Repo): Promise<string | null> {
 export async function requireRemote(repo: Repo, name: string | undefined): Promise<string> {
   if (name !== undefined) {
     if (!/^[A-Za-z0-9._\/-]+$/.test(name) || name.includes('..') || !(await repo.configGet(`remote.${name}.url`))) {
-      throw new NoRemote(`'${name}' is not a configured remote; add it with 'git remote add ${/^[\w.-]+$/.test(name) ? name : '<name>'} <url>'`, { remote: name });
+      // A typo is likelier than a remote to add (issue 11): name the ones there are.
+      const remotes = [...(await repo.config()).keys()].map((k) => /^remote\.(.+)\.url$/.exec(k)?.[1]).filter((r): r is string => Boolean(r));
+      const known = [...new Set(remotes)];
+      const next = known.length
+        ? `the configured ${known.length === 1 ? 'remote is' : 'remotes are'} ${known.map((r) => `'${r}'`).join(', ')}`
+        : `there is none; add one with 'git remote add ${/^[\w.-]+$/.test(name) ? name : '<name>'} <url>'`;
+      throw new NoRemote(`'${name}' is not a configured remote; ${next}`, { remote: name });
     }
     return name;
   }

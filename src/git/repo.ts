@@ -8,6 +8,7 @@ import { GitObjectStore } from './object-store.js';
 import { discoverInProcess } from './discover.js';
 import { readConfigInProcess } from './config-file.js';
 import { NotARepository, UnsupportedRepository, GitFailed } from '../errors.js';
+import { checkListValues, noteConfigWarning } from './config-values.js';
 
 export const NOTES_REF = 'refs/notes/handoff';
 const ZERO = '0'.repeat(40);
@@ -121,14 +122,19 @@ export class Repo {
   }
 
   async configAll(key: string): Promise<string[]> {
-    return (await this.config()).get(key.toLowerCase()) ?? [];
+    const values = (await this.config()).get(key.toLowerCase()) ?? [];
+    checkListValues(key, values);
+    return values;
   }
 
   async configInt(key: string, fallback: number): Promise<number> {
     const v = await this.configGet(key);
     if (v === undefined) return fallback;
     const m = /^(-?\d+)([kmg]?)$/i.exec(v.trim());
-    if (!m) return fallback;
+    if (!m) {
+      noteConfigWarning(key, v, `${key} '${v}' is not a whole number; using ${fallback}`);
+      return fallback;
+    }
     const mult = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2].toLowerCase() as '' | 'k' | 'm' | 'g'];
     return Number(m[1]) * mult;
   }
@@ -136,6 +142,10 @@ export class Repo {
   async configBool(key: string, fallback = false): Promise<boolean> {
     const v = await this.configGet(key);
     if (v === undefined) return fallback;
+    if (!/^(true|yes|on|1|false|no|off|0|)$/i.test(v.trim())) {
+      noteConfigWarning(key, v, `${key} '${v}' is not a boolean (true or false); using ${fallback}`);
+      return fallback;
+    }
     return /^(true|yes|on|1)$/i.test(v.trim());
   }
 

@@ -139,7 +139,7 @@ describe('a github: work item through a fake gh', () => {
     expect(run(['reopen', '--work-item', W]).code).toBe(0);
     expect(fields(gh).PVTSSF_status).toBe('backlog');
     expect(comments(gh).map((x: any) => /receipt `(\w+)-/.exec(x.body)![1])).toEqual(['claim', 'handoff', 'handoff', 'authorize', 'accept', 'reopen']);
-    expect(run(['status', '--work-item', W, '--json']).json.item).toMatchObject({ workItem: W, state: 'backlog', title: 'Parse config files', valid: true });
+    expect(run(['status', '--work-item', W, '--json']).json.item).toMatchObject({ work_item: W, state: 'backlog', title: 'Parse config files', valid: true });
   });
 
   for (const [step, pattern, done, rest] of [
@@ -166,7 +166,7 @@ describe('a github: work item through a fake gh', () => {
       const tip = repo.notesRef();
       const again = run(['doc', '--work-item', W, '--session', 's1', '--to-status', 'ready-for-review', '--json']);
       expect(again.code, again.stderr).toBe(0);
-      expect(again.json).toMatchObject({ unchanged: true, state: 'ready-for-review', seedWritten: true, receipt: { id } });
+      expect(again.json).toMatchObject({ unchanged: true, state: 'ready-for-review', seed_written: true, receipt: { id } });
       expect(again.json.provider.steps.filter((x: any) => x.state === 'done').map((x: any) => x.step)).toEqual([...rest]);
       expect(again.json.provider.steps.filter((x: any) => x.state === 'skipped').map((x: any) => x.step)).toEqual([...done]);
       expect(writes(gh)).toHaveLength(rest.length);
@@ -270,7 +270,7 @@ describe('a github: work item through a fake gh', () => {
       gh.resetCalls();
       const r = run([...args, '--dry-run', '--json']);
       expect(r.code, `${label}: ${r.stderr}`).toBe(0);
-      expect(r.json, label).toMatchObject({ dryRun: true, ...want });
+      expect(r.json, label).toMatchObject({ dry_run: true, ...want });
       expect(gh.calls().filter(isWrite), label).toEqual([]);
       expect(snapshot(join(repo.dir, '.git')), label).toEqual(git);
       expect(snapshot(repo.dir), label).toEqual(tree);

@@ -40,7 +40,7 @@ describe('a local: work item, end to end', () => {
     // claim: backlog -> in-progress with a claim receipt (session, head commit).
     const c = handoff(repo, ['claim', '--work-item', W, '--title', 'Parse the config', '--acceptance=- tests pass', '--session', 's1', '--json']);
     expect(c.code, c.stderr).toBe(0);
-    expect(c.json).toMatchObject({ ok: true, workItem: W, state: 'in-progress', unchanged: false, dryRun: false, provider: { name: 'local', steps: [] } });
+    expect(c.json).toMatchObject({ ok: true, work_item: W, state: 'in-progress', unchanged: false, dry_run: false, provider: { name: 'local', steps: [] } });
     expect(c.json.receipt).toMatchObject({ kind: 'claim', session: 's1', commit: head, fromStatus: 'backlog', toStatus: 'in-progress' });
     const claimId = c.json.receipt.id;
     expect(storedReceipt(repo, claimId)).toEqual(c.json.receipt);
@@ -58,7 +58,7 @@ describe('a local: work item, end to end', () => {
 
     // doc, phase 1: the skeleton, and nothing else.
     const sk = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
-    expect(sk.json).toMatchObject({ ok: true, phase: 'skeleton', path: DOC, dryRun: false });
+    expect(sk.json).toMatchObject({ ok: true, phase: 'skeleton', path: DOC, dry_run: false });
     expect(readDoc(repo)).toContain('# Handoff 7: Parse the config');
     expect(seedSection(readDoc(repo))).toContain('Goal: Parse the config');
     expect(repo.notesRef()).toBe(tip);
@@ -77,7 +77,7 @@ describe('a local: work item, end to end', () => {
     expect(d.code, d.stderr).toBe(0);
     const text = readDoc(repo);
     const hash = nativeDocHash(repo, text);
-    expect(d.json).toMatchObject({ phase: 'handoff', state: 'in-progress', unchanged: false, seedWritten: true });
+    expect(d.json).toMatchObject({ phase: 'handoff', state: 'in-progress', unchanged: false, seed_written: true });
     expect(d.json.receipt).toEqual({
       id: `handoff-7-${hash.slice(0, 12)}`,
       workItem: W,
@@ -97,7 +97,7 @@ describe('a local: work item, end to end', () => {
     // The same document again: writes nothing, same receipt.
     const tip2 = repo.notesRef();
     const d2 = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
-    expect(d2.json).toMatchObject({ unchanged: true, seedWritten: false, receipt: d.json.receipt });
+    expect(d2.json).toMatchObject({ unchanged: true, seed_written: false, receipt: d.json.receipt });
     expect(repo.notesRef()).toBe(tip2);
     expect(readDoc(repo)).toBe(text);
 
@@ -150,10 +150,10 @@ describe('a local: work item, end to end', () => {
     // status: read-only, receipts newest first.
     const before = repo.notesRef();
     const s = handoff(repo, ['status', '--work-item', W, '--json']);
-    expect(s.json.item).toMatchObject({ workItem: W, state: 'backlog', title: 'Parse the config', handoffDoc: DOC, valid: true, problems: [] });
+    expect(s.json.item).toMatchObject({ work_item: W, state: 'backlog', title: 'Parse the config', handoff_doc: DOC, valid: true, problems: [] });
     expect(s.json.item.receipts.map((x: any) => x.kind)).toEqual(['reopen', 'accept', 'handoff', 'claim']);
-    expect(Object.keys(s.json.item).slice(0, 7)).toEqual(['workItem', 'state', 'title', 'handoffDoc', 'valid', 'problems', 'receipts']);
-    expect(handoff(repo, ['status', '--json']).json.items.map((x: any) => x.workItem)).toEqual([W]);
+    expect(Object.keys(s.json.item).slice(0, 7)).toEqual(['work_item', 'state', 'title', 'handoff_doc', 'valid', 'problems', 'receipts']);
+    expect(handoff(repo, ['status', '--json']).json.items.map((x: any) => x.work_item)).toEqual([W]);
     expect(repo.notesRef()).toBe(before);
 
     // Bookkeeping commits are not versions: log and show skip them; native git agrees the tree is sound.
@@ -280,28 +280,28 @@ describe('a local: work item, end to end', () => {
     };
     still('claim', () => {
       const r = handoff(repo, ['claim', '--work-item', W, '--title', 'T', '--session', 's1', '--dry-run', '--json']);
-      expect(r.json).toMatchObject({ dryRun: true, state: 'in-progress', receipt: { kind: 'claim' } });
+      expect(r.json).toMatchObject({ dry_run: true, state: 'in-progress', receipt: { kind: 'claim' } });
       expect(handoff(repo, ['claim', '--work-item', W, '--title', 'T', '--dry-run']).stdout).toContain('dry run: would claim local:#7');
     });
     claimed(repo);
     still('doc skeleton', () => {
-      expect(handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--dry-run', '--json']).json).toMatchObject({ phase: 'skeleton', dryRun: true });
+      expect(handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--dry-run', '--json']).json).toMatchObject({ phase: 'skeleton', dry_run: true });
     });
     readyDoc(repo);
     still('doc', () => {
       const r = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--to-status', 'ready-for-review', '--dry-run', '--json']);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.json).toMatchObject({ dryRun: true, state: 'ready-for-review', seedWritten: true });
+      expect(r.json).toMatchObject({ dry_run: true, state: 'ready-for-review', seed_written: true });
     });
     expect(handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--to-status', 'ready-for-review']).code).toBe(0);
     still('accept, authorize, reopen, policy approve', () => {
-      expect(handoff(repo, ['authorize', '--work-item', W, '--scope', 'merge', '--retries', '2', '--dry-run', '--json']).json).toMatchObject({ dryRun: true });
-      expect(handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--dry-run', '--json']).json).toMatchObject({ dryRun: true, state: 'done' });
-      expect(handoff(repo, ['reopen', '--work-item', W, '--dry-run', '--json']).json).toMatchObject({ dryRun: true, state: 'backlog' });
+      expect(handoff(repo, ['authorize', '--work-item', W, '--scope', 'merge', '--retries', '2', '--dry-run', '--json']).json).toMatchObject({ dry_run: true });
+      expect(handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--dry-run', '--json']).json).toMatchObject({ dry_run: true, state: 'done' });
+      expect(handoff(repo, ['reopen', '--work-item', W, '--dry-run', '--json']).json).toMatchObject({ dry_run: true, state: 'backlog' });
     });
     repo.write('.harness/session-workflow.yaml', 'seed:\n  constraints: [x]\n');
     still('policy approve', () => {
-      expect(handoff(repo, ['policy', 'approve', '--dry-run', '--json']).json).toMatchObject({ dryRun: true, unchanged: false });
+      expect(handoff(repo, ['policy', 'approve', '--dry-run', '--json']).json).toMatchObject({ dry_run: true, unchanged: false });
     });
   });
 
@@ -323,7 +323,7 @@ describe('a local: work item, end to end', () => {
     // The SEED section doc wrote is the same prompt, fenced.
     expect(handoff(repo, ['doc', '--work-item', W, '--session', 's1']).code).toBe(0);
     expect(seedSection(readDoc(repo))).toBe(`\`\`\`text\n${runs[0].stdout}\`\`\`\n`);
-    expect(handoff(repo, ['seed', '--work-item', W, '--json']).json).toEqual({ ok: true, workItem: W, seed: runs[0].stdout });
+    expect(handoff(repo, ['seed', '--work-item', W, '--json']).json).toEqual({ ok: true, work_item: W, seed: runs[0].stdout });
     expect(handoff(repo, ['seed', '--work-item', 'local:#99']).code).toBe(1);
 
     // Nor the folder it runs in, nor how this clone spells its remote.
@@ -358,7 +358,7 @@ describe('a local: work item, end to end', () => {
     expect(r1.json.receipt).toMatchObject({ kind: 'retry', authorization: a.json.receipt.id, reason: 'flaky CI' });
     expect(seed()).toContain('Retries left: 1 of 2');
     const st = handoff(repo, ['status', '--work-item', W, '--json']).json.item.authorization;
-    expect(st).toMatchObject({ id: a.json.receipt.id, valid: true, retriesLeft: 1 });
+    expect(st).toMatchObject({ id: a.json.receipt.id, valid: true, retries_left: 1 });
 
     // The base branch changed: void.
     repo.git('config', 'branch.main.merge', 'refs/heads/main');

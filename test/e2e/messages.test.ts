@@ -1,0 +1,154 @@
+/**
+ * Messages that say what to do next (issue 11): each one as a new user meets it, through the
+ * packed CLI, with the exit code and the one line that names the cause and the next step.
+ */
+import { describe, expect, it } from 'vitest';
+import { handoff } from '../helpers/cli.js';
+import { TestRepo } from '../helpers/repo.js';
+
+function repoWithCommit(): TestRepo {
+  const repo = TestRepo.init();
+  repo.commit('feat: start', { 'a.txt': 'a\n' });
+  return repo;
+}
+
+describe('classify: the ways people close a day', () => {
+  it.each([
+    ["I'm done for the day", 'session-end'],
+    ["let's call it a day", 'session-end'],
+    ['на сегодня закончили, продолжим завтра', 'session-end'],
+    ['好的，今天就这样吧', 'session-end'],
+    ['ok thanks, bye', 'ambiguous'],
+    ['Спасибо, пока!', 'ambiguous'],
+    // the seeds' exclusions hold: task-zone phrases and broad farewells
+    ['закрываем эту таску', 'task'],
+    ['pause', 'task'],
+    ['отбой', 'none'],
+    ['разбегаемся', 'none'],
+  ])('%j -> %s', (text, cls) => {
+    const repo = TestRepo.init();
+    const r = handoff(repo, ['classify', text]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split(' ')[0].trim()).toBe(cls);
+  });
+
+  it('never prints "matched" next to none', () => {
+    const repo = TestRepo.init();
+    for (const text of ['bye', 'отбой', 'please add a test']) {
+      const r = handoff(repo, ['classify', text]);
+      expect(r.stdout).toMatch(/^none\b/);
+      expect(r.stdout).not.toContain('matched');
+      expect(handoff(repo, ['classify', '--json', text]).json).toEqual({ ok: true, class: 'none', matched: null });
+    }
+    expect(handoff(repo, ['classify', 'bye']).stdout).toBe("none ('bye' is a broad farewell, never a trigger)\n");
+  });
+});
+
+describe('did you mean', () => {
+  it('an unknown command names the nearest one; an unknown option names the nearest and points to the command -h, which lists it', () => {
+    const repo = repoWithCommit();
+    const cmd = handoff(repo, ['shwo']);
+    expect(cmd.code).toBe(2);
+    expect(cmd.stderr).toBe("git handoff: 'shwo' is not a git handoff command (did you mean 'show'?); see 'git handoff -h'\n");
+    const opt = handoff(repo, ['show', '--jsno']);
+    expect(opt.code).toBe(2);
+    expect(opt.stderr).toBe("git handoff: show: unknown option '--jsno' (did you mean '--json'?); see 'git handoff show -h'\n");
+    expect(handoff(repo, ['show', '-h']).stdout).toContain('--json');
+    const w = handoff(repo, ['write', '--sumary', 'x']);
+    expect(w.stderr).toContain("(did you mean '--summary'?); see 'git handoff write -h'");
+    expect(repo.notesRef()).toBeNull();
+    // Nothing near: no guess.
+    expect(handoff(repo, ['xyzzy']).stderr).toBe("git handoff: 'xyzzy' is not a git handoff command; see 'git handoff -h'\n");
+  });
+});
+
+describe('YAML errors name the real cause and line', () => {
+  it('an unclosed quote on line 3 is reported on line 3 as an unclosed quote', () => {
+    const repo = repoWithCommit();
+    for (const input of ['status: active\nsession_id: s1\nsummary: "the parser\nguards: []\n', "status: active\nsession_id: s1\nsummary: 'the parser\nguards:\n  - no new deps\n"]) {
+      const r = handoff(repo, ['write'], { input });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^git handoff: stdin: invalid YAML at line 3: the (double|single)-quoted string that starts here is not closed/);
+      expect(r.stderr).not.toContain('deficient indentation');
+    }
+    const list = handoff(repo, ['write'], { input: 'summary: s\nguards:\n  - "one\n  - two\n' });
+    expect(list.stderr).toMatch(/line 3: the double-quoted string that starts here is not closed/);
+    // A quoted string that spans lines legitimately is still fine.
+    expect(handoff(repo, ['write'], { input: 'summary: "the parser\n  is done"\n' }).code).toBe(0);
+    expect(repo.nativeNote()).toContain('summary: the parser is done');
+  });
+
+  it('a tab in indentation says tab', () => {
+    const repo = repoWithCommit();
+    const r = handoff(repo, ['write'], { input: 'summary: x\ncursor:\n\tnext_step: y\n' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/line 3: .*tab/);
+    expect(repo.notesRef()).toBeNull();
+  });
+});
+
+describe('messages that say what to do next', () => {
+  it('import of a plain Markdown file suggests the format that reads it, and writes nothing', () => {
+    const repo = repoWithCommit();
+    repo.write('notes.md', '# Notes\n\nSome notes: about the parser.\n\n- one item\n');
+    const r = handoff(repo, ['import', 'notes.md']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('notes.md is Markdown but not a .tasks/NEXT_SESSION.md');
+    expect(r.stderr).toContain('--format next-session');
+    expect(repo.notesRef()).toBeNull();
+  });
+
+  it('accept before review names doc --to-status ready-for-review', () => {
+    const repo = repoWithCommit();
+    expect(handoff(repo, ['claim', '--work-item', 'local:#3', '--title', 'Parse the config']).code).toBe(0);
+    const r = handoff(repo, ['accept', '--work-item', 'local:#3', '--commit', 'HEAD']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("it is in-progress; accept only moves ready-for-review -> done; first move it to review with 'git handoff doc --to-status ready-for-review'");
+  });
+
+  it('sync with a mistyped remote lists the configured remotes instead of suggesting to add the typo', () => {
+    const repo = repoWithCommit();
+    repo.git('remote', 'add', 'origin', '/nowhere/origin.git');
+    repo.git('remote', 'add', 'upstream', '/nowhere/upstream.git');
+    const r = handoff(repo, ['sync', 'upstrem']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("git handoff: 'upstrem' is not a configured remote; the configured remotes are 'origin', 'upstream'\n");
+    expect(r.stderr).not.toContain('git remote add');
+  });
+
+  it('an unusable config value gives one warning naming the key and the value used instead', () => {
+    const repo = repoWithCommit();
+    expect(handoff(repo, ['write', '--summary', 'The parser reads every config file now.']).code).toBe(0);
+    repo.git('config', 'handoff.staleDays', 'abc');
+    const show = handoff(repo, ['show']);
+    expect(show.code).toBe(0);
+    expect(show.stderr).toBe("git handoff: warning: handoff.staleDays 'abc' is not a whole number; using 7\n");
+    repo.git('config', '--unset', 'handoff.staleDays');
+    repo.git('config', '--add', 'handoff.secrets.allow', 'AKIA[0-9');
+    const w = handoff(repo, ['write', '--summary', 'The parser handles includes as well.']);
+    expect(w.code).toBe(0);
+    expect(w.stderr.split('\n').filter((l) => l.includes('handoff.secrets.allow'))).toEqual([
+      "git handoff: warning: handoff.secrets.allow 'AKIA[0-9' is not a valid regular expression (Unterminated character class); it is matched as literal text instead",
+    ]);
+  });
+
+  it('--json uses snake_case keys in doc, policy and the work-item commands (dry_run, never dryRun)', () => {
+    const repo = repoWithCommit();
+    const W = 'local:#4';
+    expect(handoff(repo, ['claim', '--work-item', W, '--title', 'Parse the config']).code).toBe(0);
+    const claim = handoff(repo, ['claim', '--work-item', 'local:#5', '--title', 'Write the docs', '--dry-run', '--json']);
+    const doc = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--dry-run', '--json']);
+    repo.write('.harness/session-workflow.yaml', 'seed:\n  constraints:\n    - no new dependencies\n');
+    const policy = handoff(repo, ['policy', 'approve', '--dry-run', '--json']);
+    const status = handoff(repo, ['status', '--json']);
+    for (const r of [claim, doc, policy]) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json.dry_run).toBe(true);
+    }
+    expect(claim.json.work_item).toBe('local:#5');
+    expect(status.json.items[0]).toMatchObject({ work_item: W, handoff_doc: null });
+    const keys = (v: unknown, skip = false): string[] =>
+      v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => (skip || k === 'receipt' || k === 'receipts' ? [] : [k, ...keys(x)])) : [];
+    for (const r of [claim, doc, policy, status]) for (const k of keys(r.json)) expect(k, JSON.stringify(r.json)).toMatch(/^[a-z0-9_]+$/);
+  });
+});
