@@ -51,6 +51,9 @@ export class SecretDetected extends Refused {
 export class UnknownVersion extends Refused {
   static override code = 'UnknownVersion';
 }
+export class UnknownBranch extends Refused {
+  static override code = 'UnknownBranch';
+}
 export class LockHeld extends Refused {
   static override code = 'LockHeld';
 }

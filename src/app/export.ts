@@ -5,7 +5,7 @@
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { isoUtc } from '../git/identity.js';
-import { selectionFor } from './show.js';
+import { checkedSelection } from './show.js';
 import { toCanonicalYaml } from '../core/canonical.js';
 import { renderNextSession } from '../core/next-session.js';
 import { NoHandoff } from '../errors.js';
@@ -27,7 +27,7 @@ export interface ExportResult {
 
 export async function exportHandoff(repo: Repo, req: ExportRequest): Promise<ExportResult> {
   const store = new HandoffStore(repo);
-  const sel = selectionFor(repo, req);
+  const sel = await checkedSelection(repo, store, req);
   const v = req.version ? await store.resolve(req.version, sel) : (await store.latest(sel)).version;
   if (!v) throw new NoHandoff('there is no handoff yet; nothing to export');
   const h = v.handoff;

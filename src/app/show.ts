@@ -9,6 +9,8 @@ import { ageInDays } from '../core/bookmark.js';
 import { dueFrom, subjectLine, type DueReason } from '../core/substantive.js';
 import { isoUtc } from '../git/identity.js';
 import { remoteAhead, type RemoteAhead } from './remote-ahead.js';
+import { UnknownBranch } from '../errors.js';
+import { defaultRemote } from '../git/remote.js';
 
 export const DEFAULT_STALE_DAYS = 7;
 /** How far back `due` looks for the version's head before giving up. */
@@ -35,6 +37,8 @@ export interface ShowResult {
   due: DueReason | null;
   /** the last fetched remote history has versions this clone lacks */
   remoteAhead: RemoteAhead | null;
+  /** no handoff history here at all, nothing fetched, but this remote is configured (a fresh clone) */
+  freshCloneRemote?: string | null;
 }
 
 export function selectionFor(repo: Repo, req: { branch?: string; all?: boolean }): Selection {
@@ -42,9 +46,23 @@ export function selectionFor(repo: Repo, req: { branch?: string; all?: boolean }
   return { branch: req.branch ?? repo.headBranch() };
 }
 
+/**
+ * The selection, refusing a `--branch` that has no version (issue 11: never silently the
+ * newest of another branch), naming the branches that have one. With no history at all
+ * there is nothing to substitute, so that stays "no handoff".
+ */
+export async function checkedSelection(repo: Repo, store: HandoffStore, req: { branch?: string; all?: boolean }): Promise<Selection> {
+  const sel = selectionFor(repo, req);
+  if (req.branch === undefined || req.all) return sel;
+  const { found, branches, total } = await store.branchVersions(req.branch);
+  if (found || total === 0) return sel;
+  const names = branches.map((b) => b ?? '(detached HEAD)').join(', ');
+  throw new UnknownBranch(`no handoff on branch '${req.branch}'; branches with handoffs: ${names}`, { branch: req.branch, branches });
+}
+
 export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowResult> {
   const store = new HandoffStore(repo);
-  const sel = selectionFor(repo, req);
+  const sel = await checkedSelection(repo, store, req);
   const currentBranch = repo.headBranch();
   const staleDays = await repo.configInt('handoff.staleDays', DEFAULT_STALE_DAYS);
   let version: ReadVersion | null;
@@ -56,11 +74,26 @@ export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowRes
     ({ version, skipped, fallback } = await store.latest(sel));
   }
   const ahead = req.version ? null : await remoteAhead(repo, store);
-  if (!version) return { version: null, skipped, fallback, currentBranch, date: null, stale: false, ageDays: null, staleDays, due: null, remoteAhead: ahead };
+  if (!version) {
+    // git clone brings no notes: say how they travel, from config alone (no network call).
+    const fresh = !req.version && !ahead && skipped.length === 0 && !(await store.tip()) ? await freshCloneRemote(repo) : null;
+    return { version: null, skipped, fallback, currentBranch, date: null, stale: false, ageDays: null, staleDays, due: null, remoteAhead: ahead, freshCloneRemote: fresh };
+  }
   const date = typeof version.handoff.date === 'string' ? version.handoff.date : isoUtc(version.timestamp);
   const ageDays = ageInDays(date, req.nowMs ?? Date.now());
   const due = req.version ? null : await dueSince(repo, version);
-  return { version, skipped, fallback, currentBranch, date, stale: ageDays > staleDays, ageDays, staleDays, due, remoteAhead: ahead };
+  return { version, skipped, fallback, currentBranch, date, stale: ageDays > staleDays, ageDays, staleDays, due, remoteAhead: ahead, freshCloneRemote: null };
+}
+
+/** The remote a fresh clone would fetch its handoffs from: the default one, else any configured. */
+async function freshCloneRemote(repo: Repo): Promise<string | null> {
+  const d = await defaultRemote(repo);
+  if (d) return d;
+  for (const key of (await repo.config()).keys()) {
+    const m = /^remote\.(.+)\.url$/.exec(key);
+    if (m) return m[1];
+  }
+  return null;
 }
 
 /**

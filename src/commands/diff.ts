@@ -2,7 +2,7 @@ import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { Repo } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
-import { selectionFor } from '../app/show.js';
+import { checkedSelection } from '../app/show.js';
 import { Refused } from '../errors.js';
 
 export const command: CommandModule = {
@@ -24,7 +24,7 @@ export const command: CommandModule = {
     const repo = await Repo.discover(ctx.cwd);
     try {
       const store = new HandoffStore(repo);
-      const sel = selectionFor(repo, { branch: str(args.values.branch), all: Boolean(args.values.all) });
+      const sel = await checkedSelection(repo, store, { branch: str(args.values.branch), all: Boolean(args.values.all) });
       const [oldName = '~1', newName = '~0'] = args.positionals;
       let oldV: ReadVersion;
       let newV: ReadVersion;

@@ -2,7 +2,7 @@ import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
-import { selectionFor } from '../app/show.js';
+import { checkedSelection } from '../app/show.js';
 import { isoUtc } from '../git/identity.js';
 import { UsageError } from '../errors.js';
 
@@ -26,7 +26,7 @@ export const command: CommandModule = {
     const repo = await Repo.discover(ctx.cwd);
     try {
       const store = new HandoffStore(repo);
-      const { versions } = await store.select(selectionFor(repo, { branch: str(args.values.branch), all: Boolean(args.values.all) }));
+      const { versions } = await store.select(await checkedSelection(repo, store, { branch: str(args.values.branch), all: Boolean(args.values.all) }));
       const rows = [];
       for await (const v of versions) {
         if (rows.length >= max) break;

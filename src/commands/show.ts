@@ -63,6 +63,10 @@ export function notices(r: ShowResult): string[] {
     const n = r.remoteAhead.versions;
     out.push(`${r.remoteAhead.remote} has ${n} handoff version${n === 1 ? '' : 's'} this clone lacks; run 'git handoff sync ${r.remoteAhead.remote}'`);
   }
+  if (r.freshCloneRemote) {
+    const rem = r.freshCloneRemote;
+    out.push(`no handoff in this clone yet: handoffs travel separately from the code (git clone and fetch do not bring refs/notes/handoff); get them with 'git handoff sync ${rem}'`);
+  }
   if (r.due) out.push(`a handoff is due: commit ${r.due.commit.slice(0, 7)} was made since this one; run 'git handoff write'`);
   return out;
 }

@@ -199,6 +199,38 @@ export class HandoffStore {
     return { version: null, skipped, fallback: fallback() };
   }
 
+  /**
+   * Whether `branch` has a version, and else the branches that do (null: detached), newest
+   * first. Stops at the first version of `branch`: the common answer costs one step.
+   */
+  async branchVersions(branch: string | null): Promise<{ found: boolean; branches: (string | null)[]; total: number }> {
+    const branches: (string | null)[] = [];
+    let total = 0;
+    for await (const v of this.versions()) {
+      total++;
+      const b = v.branch === undefined ? (await this.read(v)).branch : v.branch;
+      if (b === branch) return { found: true, branches: [], total };
+      if (!branches.includes(b ?? null)) branches.push(b ?? null);
+    }
+    return { found: false, branches, total };
+  }
+
+  /** The newest few version ids, for a message naming the versions that do exist. */
+  async newestIds(n = 5): Promise<string[]> {
+    const out: string[] = [];
+    for await (const v of this.versions()) {
+      out.push(v.id.slice(0, 12));
+      if (out.length >= n) break;
+    }
+    return out;
+  }
+
+  private async unknownVersion(message: string): Promise<UnknownVersion> {
+    const ids = await this.newestIds();
+    const known = ids.length ? `; the newest versions are ${ids.join(', ')} ('git handoff log' lists them all)` : '; there are no versions yet';
+    return new UnknownVersion(`${message}${known}`);
+  }
+
   /** Resolves a version name: a full id, a unique prefix of one, or `~N` within the selection. */
   async resolve(name: string, sel: Selection): Promise<ReadVersion> {
     const tilde = /^~(\d+)$/.exec(name);
@@ -206,13 +238,14 @@ export class HandoffStore {
       let n = Number(tilde[1]);
       const { versions } = await this.select(sel);
       for await (const v of versions) if (n-- === 0) return v;
-      throw new UnknownVersion(`no version ${name}: there are only ${Number(tilde[1]) - n - 1} versions before the latest`);
+      const count = Number(tilde[1]) - n - 1;
+      throw new UnknownVersion(`no version ${name}: there ${count === 1 ? 'is' : 'are'} only ${count} version${count === 1 ? '' : 's'} before the latest${sel.branch !== undefined && !sel.all ? ` on ${sel.branch ?? 'this detached HEAD'}` : ''}`);
     }
-    if (!/^[0-9a-f]{4,40}$/i.test(name)) throw new UnknownVersion(`not a version name: ${name} (use an id, a unique prefix of one, or ~N)`);
+    if (!/^[0-9a-f]{4,40}$/i.test(name)) throw await this.unknownVersion(`not a version name: ${name} (use an id, a unique prefix of one, or ~N)`);
     const prefix = name.toLowerCase();
     const hits: VersionInfo[] = [];
     for await (const v of this.versions()) if (v.id.startsWith(prefix)) hits.push(v);
-    if (hits.length === 0) throw new UnknownVersion(`no version matches ${name}`);
+    if (hits.length === 0) throw await this.unknownVersion(`no version matches ${name}`);
     if (hits.length > 1) throw new UnknownVersion(`version prefix ${name} is ambiguous: ${hits.map((h) => h.id.slice(0, 12)).join(', ')}`);
     return this.read(hits[0]);
   }
