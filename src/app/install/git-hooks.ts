@@ -54,8 +54,13 @@ export function shimSource(ctx: PlanContext, hook: string): Buffer {
   return readFileSync(join(ctx.packageRoot, 'githooks', hook));
 }
 
-function isOurShim(data: Buffer | null): boolean {
+export function isOurShim(data: Buffer | null): boolean {
   return data !== null && data.subarray(0, 400).toString('utf8').includes(SHIM_MARKER);
+}
+
+function isOurShimExact(ctx: PlanContext, path: string, hook: string): boolean {
+  const data = ctx.read(path);
+  return data !== null && data.equals(shimSource(ctx, hook));
 }
 
 /** The steps that put `hook` in place for this layout; empty when it already is. */
@@ -103,8 +108,48 @@ function rel(ctx: PlanContext, path: string): string {
   return top && path.startsWith(`${top}/`) ? path.slice(top.length + 1) : path;
 }
 
+/** Names other hook managers move a hook they replace to (pre-commit, lefthook). */
+export const MOVED_SUFFIXES = ['.legacy', '.old'];
+
+/**
+ * Takes our shim at `path` back out, wherever a hook manager moved it: the hook that was
+ * there before (kept as `<hook>.pre-handoff`, as it is now, edits included) goes back in our
+ * shim's place; a hook that is no longer ours is left as it is, and said so.
+ */
+export function planShimRemoval(ctx: PlanContext, path: string, opts: { changed?: boolean } = {}): Step[] {
+  const steps: Step[] = [];
+  const chainedPath = path + CHAINED_SUFFIX;
+  let chained = ctx.read(chainedPath);
+  const since = opts.changed ? ' (it changed after init)' : '';
+  const putBack = (slot: string) => {
+    if (chained) {
+      steps.push({ kind: 'file', path: slot, content: chained, mode: ctx.mode(chainedPath) ?? 0o755, summary: `put ${rel(ctx, chainedPath)} back as ${rel(ctx, slot)}` });
+      steps.push({ kind: 'file', path: chainedPath, content: null, summary: `remove ${rel(ctx, chainedPath)}` });
+      chained = null;
+    } else {
+      steps.push({ kind: 'file', path: slot, content: null, summary: `remove ${rel(ctx, slot)}${slot === path ? since : ''}` });
+    }
+  };
+  const current = ctx.read(path);
+  if (isOurShim(current)) putBack(path);
+  else if (current) steps.push({ kind: 'notice', summary: `left ${rel(ctx, path)} as it is: it is no longer git-handoff's shim (someone or another tool replaced it)` });
+  for (const suffix of MOVED_SUFFIXES) {
+    const moved = path + suffix;
+    if (isOurShim(ctx.read(moved))) putBack(moved);
+  }
+  if (chained) steps.push({ kind: 'notice', summary: `left ${rel(ctx, chainedPath)}: it is the hook that was there before init, and ${rel(ctx, path)} is no longer ours to put it back into` });
+  return steps;
+}
+
 export const gitHooksInstaller: Installer = {
   id: 'git-hooks',
+
+  undoSteps(file, abs, ctx) {
+    const recipe = file.recipe as Recipe | undefined;
+    if (recipe?.layout === 'chained') return []; // taken back with the shim it belongs to
+    if (recipe?.layout !== 'plain') return undefined;
+    return planShimRemoval(ctx, abs, { changed: file.after !== null && ctx.read(abs) !== null && !isOurShimExact(ctx, abs, recipe.hook) });
+  },
 
   async plan(ctx) {
     const layout = await hookLayout(ctx);

@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import type { Repo } from '../../git/repo.js';
 import {
   configLocal,
+  configLocalAll,
   effectiveHooksDir,
   fileState,
-  localConfigPath,
   missingParents,
   parentDirs,
   readInstallRecord,
@@ -62,6 +62,7 @@ function planContext(repo: Repo, options: InstallOptions, overlay: Map<string, B
     configAll: (key) => repo.configAll(key),
     hooksDir: () => (hooks ??= effectiveHooksDir(repo)),
     packageRoot: packageRoot(),
+    record: readInstallRecord<InstallRecord>(repo),
   };
 }
 
@@ -95,6 +96,8 @@ function beforeOf(path: string): FileBefore {
 export async function applyInstall(repo: Repo, steps: PlannedStep[]): Promise<void> {
   if (!steps.some((s) => s.kind !== 'notice')) return;
   const record = readInstallRecord<InstallRecord>(repo) ?? emptyRecord();
+  // Records of older versions kept the whole config file; config is now undone key by key.
+  record.files = record.files.filter((f) => f.installer !== 'config');
   const touched = new Map<string, RecordedFile>();
   const remember = (installer: string, abs: string, recipe?: unknown) => {
     const where = recordPath(repo, abs);
@@ -104,6 +107,9 @@ export async function applyInstall(repo: Repo, steps: PlannedStep[]): Promise<vo
       const dirs = before === null ? missingParents(abs) : 0;
       entry = { installer, ...where, before, after: null, ...(dirs ? { dirsCreated: dirs } : {}) };
       record.files.push(entry);
+    } else if (!touched.has(abs) && sha1(fileState(abs).data) !== entry.after) {
+      // Changed since the last init by someone else: its saved "before" must never come back.
+      entry.edited = true;
     }
     if (recipe !== undefined) entry.recipe = recipe;
     touched.set(abs, entry);
@@ -114,10 +120,10 @@ export async function applyInstall(repo: Repo, steps: PlannedStep[]): Promise<vo
       if (s.content === null) removeFile(s.path);
       else writeFileAtomic(s.path, s.content, s.mode ?? fileState(s.path).mode ?? 0o644);
     } else if (s.kind === 'config') {
-      remember('config', localConfigPath(repo));
+      const previous = s.action === 'set' ? (await configLocalAll(repo, s.key)).at(-1) : undefined;
       await configLocal(repo, s.action, s.key, s.value);
       if (s.action !== 'unset' && !record.config.some((c) => c.key === s.key && c.value === s.value)) {
-        record.config.push({ installer: s.installer, key: s.key, value: s.value });
+        record.config.push({ installer: s.installer, key: s.key, value: s.value, ...(previous !== undefined && previous !== s.value ? { previous } : {}) });
       }
     }
   }
@@ -137,12 +143,17 @@ function restoreStep(installer: string, abs: string, before: FileBefore, summary
   return { kind: 'file', path: abs, content: Buffer.from(before.data, 'base64'), mode: before.mode, summary };
 }
 
-/** The steps `uninstall` would take, from the record (or, without one, from what is clearly ours). */
+/**
+ * The steps `uninstall` would take, from the record (or, without one, from what is clearly
+ * ours). Config is undone key by key: a value goes only when init set it and it still holds
+ * init's value. A file goes back to its saved copy only when nobody touched it since init;
+ * otherwise only our part comes out and the rest stays, with a note saying why.
+ */
 export async function planUninstall(repo: Repo): Promise<{ steps: PlannedStep[]; recorded: boolean }> {
   const record = readInstallRecord<InstallRecord>(repo);
   const steps: PlannedStep[] = [];
+  const ctx = planContext(repo, {}, new Map());
   if (!record) {
-    const ctx = planContext(repo, {}, new Map());
     for (const inst of INSTALLERS) {
       for (const s of (await inst.orphans?.(ctx)) ?? []) steps.push({ ...s, installer: inst.id });
     }
@@ -150,29 +161,38 @@ export async function planUninstall(repo: Repo): Promise<{ steps: PlannedStep[];
     return { steps, recorded: false };
   }
   const byId = new Map(INSTALLERS.map((i) => [i.id, i]));
-  let configRestored = false;
   for (const f of [...record.files].reverse()) {
+    if (f.installer === 'config') continue; // older records: the config file is undone key by key below
     const abs = resolveRecordPath(repo, f);
     const current = fileState(abs).data;
     const shown = shownPath(repo, abs);
     const prune = f.dirsCreated ? { prune: parentDirs(abs, f.dirsCreated) } : {};
-    if (sha1(current) === f.after) {
-      if (f.installer === 'config') configRestored = true;
+    const inst = byId.get(f.installer);
+    const own = inst?.undoSteps?.(f, abs, ctx);
+    if (own) {
+      for (const s of own) steps.push({ ...s, ...(s.kind === 'file' && s.content === null && s.path === abs ? prune : {}), installer: f.installer });
+      continue;
+    }
+    if (sha1(current) === f.after && !f.edited) {
       const what = f.before === null ? `remove ${shown}` : `restore ${shown} as it was before init`;
       steps.push({ ...restoreStep(f.installer, abs, f.before, what), ...(f.before === null ? prune : {}), installer: f.installer });
       continue;
     }
-    if (f.installer === 'config') continue; // changed since init: unset our values one by one below
-    const inst = byId.get(f.installer);
     const undo = inst?.undo ? inst.undo(f, current) : 'keep';
+    const since = f.edited && sha1(current) === f.after ? 'it changed between two inits' : 'it changed after init';
     if (undo === 'keep') {
-      steps.push({ kind: 'notice', installer: f.installer, summary: `left ${shown} as it is: it changed after init and holds nothing of ours to take out` });
+      steps.push({ kind: 'notice', installer: f.installer, summary: `left ${shown} as it is: ${since} and holds nothing of ours to take out` });
     } else {
-      steps.push({ kind: 'file', installer: f.installer, path: abs, content: undo, ...(undo === null ? prune : {}), summary: `${undo === null ? 'remove' : 'take our part out of'} ${shown} (it changed after init)` });
+      steps.push({ kind: 'file', installer: f.installer, path: abs, content: undo, ...(undo === null ? prune : {}), summary: `${undo === null ? 'remove' : 'take our part out of'} ${shown} (${since})` });
     }
   }
-  if (!configRestored) {
-    for (const c of [...record.config].reverse()) {
+  for (const c of [...record.config].reverse()) {
+    const local = await configLocalAll(repo, c.key);
+    if (!local.includes(c.value)) {
+      steps.push({ kind: 'notice', installer: c.installer, summary: `left ${c.key} as it is: it no longer holds the value init set (${c.value})` });
+    } else if (c.previous !== undefined && local.length === 1) {
+      steps.push({ kind: 'config', installer: c.installer, key: c.key, value: c.previous, action: 'set', summary: `set ${c.key} back to ${c.previous}` });
+    } else {
       steps.push({ kind: 'config', installer: c.installer, key: c.key, value: c.value, action: 'unset', summary: `unset ${c.key}=${c.value}` });
     }
   }

@@ -46,6 +46,7 @@ export const syncInstaller: Installer = {
   },
 
   undo: (file, current) => gitHooksInstaller.undo!(file, current),
+  undoSteps: (file, abs, ctx) => gitHooksInstaller.undoSteps!(file, abs, ctx),
 
   async orphans(ctx: PlanContext) {
     const layout = await hookLayout(ctx);

@@ -76,6 +76,8 @@ export interface PlanContext {
   hooksDir(): Promise<string>;
   /** the package's own folder (for githooks/, templates/) */
   packageRoot: string;
+  /** what earlier inits recorded (null: none) */
+  record: InstallRecord | null;
 }
 
 /** How a file was before init (or null: it did not exist). */
@@ -91,6 +93,11 @@ export interface RecordedFile {
   after: string | null;
   /** how many folders above the file init created for it (absent: none) */
   dirsCreated?: number;
+  /**
+   * Someone changed the file between two inits: `before` is no longer what to put back, so
+   * uninstall only takes our part out (never writes the saved copy over their edits).
+   */
+  edited?: boolean;
   recipe?: unknown;
 }
 
@@ -98,6 +105,8 @@ export interface RecordedConfig {
   installer: string;
   key: string;
   value: string;
+  /** the local value init replaced (`set` over an existing one); uninstall sets it back */
+  previous?: string;
 }
 
 export interface InstallRecord {
@@ -119,6 +128,12 @@ export interface Installer {
    * null to delete the file, or 'keep' to leave it (with a notice). Default: 'keep'.
    */
   undo?(file: RecordedFile, current: Buffer | null): Buffer | null | 'keep';
+  /**
+   * Uninstall of a recorded file the installer takes back itself, whatever its state (e.g. a
+   * hook shim another manager moved): the steps, or undefined for the default (restore when
+   * unchanged since init, else `undo`).
+   */
+  undoSteps?(file: RecordedFile, abs: string, ctx: PlanContext): Step[] | undefined;
   /** Uninstall without a record (install.json lost): steps that remove what is clearly ours. */
   orphans?(ctx: PlanContext): Promise<Step[]>;
 }
