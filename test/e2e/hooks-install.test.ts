@@ -20,7 +20,7 @@ describe('init / uninstall (plain hooks folder)', () => {
     const paths = dry.json.steps.filter((s: any) => s.kind === 'file').map((s: any) => s.path.replace(`${repo.dir}/`, ''));
     expect(paths).toEqual(['.git/hooks/post-commit', '.git/hooks/prepare-commit-msg', '.git/hooks/post-rewrite']);
     expect(dry.json.steps.filter((s: any) => s.kind === 'config').map((s: any) => `${s.key}=${s.value}`)).toEqual([
-      'notes.rewriteRef=refs/notes/handoff',
+      'notes.rewriteRef=refs/notes/handof[f]',
       'notes.rewriteMode=overwrite',
     ]);
     expect(gitState(repo)).toEqual(before);
@@ -33,7 +33,7 @@ describe('init / uninstall (plain hooks folder)', () => {
       expect(readFileSync(file, 'utf8')).toContain('git-handoff hook shim');
       expect(spawnSync('sh', ['-n', file]).status).toBe(0);
     }
-    expect(repo.git('config', '--get', 'notes.rewriteRef').trim()).toBe('refs/notes/handoff');
+    expect(repo.git('config', '--get', 'notes.rewriteRef').trim()).toBe('refs/notes/handof[f]');
     expect(repo.git('config', '--get', 'notes.rewriteMode').trim()).toBe('overwrite');
     expect(repo.gitRaw(['config', '--get', 'notes.displayRef']).status).toBe(1);
     const installed = gitState(repo);
@@ -57,7 +57,7 @@ describe('init / uninstall (plain hooks folder)', () => {
     repo.git('config', 'notes.rewriteMode', 'concatenate');
     const r = handoff(repo, ['init', '--display']);
     expect(r.stdout).toContain('kept notes.rewriteMode=concatenate');
-    expect(repo.git('config', '--get-all', 'notes.rewriteRef').trim().split('\n')).toEqual(['refs/notes/commits', 'refs/notes/handoff']);
+    expect(repo.git('config', '--get-all', 'notes.rewriteRef').trim().split('\n')).toEqual(['refs/notes/commits', 'refs/notes/handof[f]']);
     expect(repo.git('config', '--get', 'notes.displayRef').trim()).toBe('refs/notes/handoff');
     // The user changes the config after init: uninstall keeps the change, removes only ours.
     repo.git('config', 'user.useConfigOnly', 'true');
@@ -166,7 +166,7 @@ describe('init / uninstall (plain hooks folder)', () => {
     const r = handoff(repo, ['uninstall']);
     expect(r.stdout).toContain('no install record');
     expect(existsSync(join(repo.dir, '.git/hooks/post-commit'))).toBe(false);
-    expect(repo.git('config', '--get', 'notes.rewriteRef').trim()).toBe('refs/notes/handoff');
+    expect(repo.git('config', '--get', 'notes.rewriteRef').trim()).toBe('refs/notes/handof[f]');
   });
 
   it('a hooks folder outside the repository (core.hooksPath) is used and named', () => {

@@ -73,6 +73,9 @@ describe('notes config', () => {
     ['refs/notes/hand*', true],
     ['refs/notes/commits', false],
     ['refs/notes/handoff2', false],
+    ['refs/notes/handof[f]', true],
+    ['refs/notes/hand?ff', true],
+    ['refs/notes/handof[!f]', false],
   ])('%s covers refs/notes/handoff: %s', (v, want) => {
     expect(coversHandoff(v)).toBe(want);
   });

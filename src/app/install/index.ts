@@ -122,7 +122,8 @@ export async function applyInstall(repo: Repo, steps: PlannedStep[]): Promise<vo
     } else if (s.kind === 'config') {
       const previous = s.action === 'set' ? (await configLocalAll(repo, s.key)).at(-1) : undefined;
       await configLocal(repo, s.action, s.key, s.value);
-      if (s.action !== 'unset' && !record.config.some((c) => c.key === s.key && c.value === s.value)) {
+      if (s.action === 'unset') record.config = record.config.filter((c) => !(c.key === s.key && c.value === s.value));
+      else if (!record.config.some((c) => c.key === s.key && c.value === s.value)) {
         record.config.push({ installer: s.installer, key: s.key, value: s.value, ...(previous !== undefined && previous !== s.value ? { previous } : {}) });
       }
     }
