@@ -49,7 +49,7 @@ describe('husky', () => {
     expect(amend.code).toBe(0);
     expect(amend.stderr).toContain('husky post-rewrite amend: 1 line(s)');
     expect(repo.nativeNote(amend.head)).toContain('summary: after husky reinstalled');
-    repo.git('config', 'notes.rewriteRef', 'refs/notes/handoff');
+    repo.git('config', 'notes.rewriteRef', 'refs/notes/handof[f]');
     const next = commitWithHooks(repo, 'feat: next under husky', {}, { args: ['-m', 'z'.repeat(201)] });
     expect(next.stderr).toContain('husky post-commit ran');
     expect(next.stderr).toMatch(/git-handoff: substantive commit/);
