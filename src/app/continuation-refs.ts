@@ -7,11 +7,25 @@ import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 
 export async function latestContinuationRefs(repo: Repo): Promise<string[]> {
+  return (await latestCadence(repo)).refs;
+}
+
+/** What the sweep reads of the latest handoff: continuation_refs, consolidation.produced and its date. */
+export interface LatestCadence {
+  refs: string[];
+  produced: string[];
+  /** the version's date (ms), null when there is none */
+  date: number | null;
+}
+
+export async function latestCadence(repo: Repo): Promise<LatestCadence> {
   try {
     const { version } = await new HandoffStore(repo).latest({ branch: repo.headBranch() });
-    const refs = version?.handoff.continuation_refs;
-    return Array.isArray(refs) ? refs.filter((r): r is string => typeof r === 'string') : [];
+    const strings = (v: unknown) => (Array.isArray(v) ? v.filter((r): r is string => typeof r === 'string') : []);
+    const h = version?.handoff;
+    const date = typeof h?.date === 'string' ? Date.parse(h.date) : NaN;
+    return { refs: strings(h?.continuation_refs), produced: strings(h?.consolidation?.produced), date: Number.isFinite(date) ? date : null };
   } catch {
-    return [];
+    return { refs: [], produced: [], date: null };
   }
 }

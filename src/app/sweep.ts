@@ -3,9 +3,10 @@
  * and the current continuation, then let the pure planner decide. Reads only.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { NOTES_REF, type Repo } from '../git/repo.js';
-import { BARE_HANDOFF_HINT, continuationPaths, planSweep, type TopicFile, type TopicPlan } from '../core/sweep.js';
+import { BARE_HANDOFF_HINT, continuationPaths, coveredTopics, planSweep, type TopicFile, type TopicPlan } from '../core/sweep.js';
+import type { LatestCadence } from './continuation-refs.js';
 import { scanActiveTopic } from '../core/sweep-scan.js';
 
 export const STREAMING_DIR = 'cadence/streaming';
@@ -27,7 +28,7 @@ export interface SweepResult {
  * (continuation-refs.ts); it is asked only once there is a handoff, so a caller can load
  * the handoff store lazily.
  */
-export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promise<string[]>, nowMs = Date.now()): Promise<SweepResult> {
+export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promise<string[] | LatestCadence>, nowMs = Date.now()): Promise<SweepResult> {
   const top = repo.workTree;
   if (!top) return { topics: [], hint: null };
   const hint = isDir(join(top, '.handoff')) ? BARE_HANDOFF_HINT : null;
@@ -60,9 +61,28 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
   }
   const activeAbs = join(top, ACTIVE_FILE);
   const activeText = existsSync(activeAbs) ? readFileSync(activeAbs, 'utf8') : null;
-  const refs = (await repo.resolveRef(NOTES_REF)) ? await continuationRefs(repo) : [];
+  const facts = (await repo.resolveRef(NOTES_REF)) ? await continuationRefs(repo) : [];
+  const latest: LatestCadence = Array.isArray(facts) ? { refs: facts, produced: [], date: null } : facts;
+  const refs = latest.refs;
   const continuation = activeText || refs.length ? continuationPaths(activeText, refs, files.map((f) => f.path)) : new Set<string>();
-  return { topics: planSweep(files, continuation, nowMs), hint };
+  const covered = latest.produced.length && latest.date !== null ? coveredTopics(files.map((f) => f.path), latest.produced, latest.date, readProduced(top, latest.produced)) : undefined;
+  return { topics: planSweep(files, continuation, nowMs, covered), hint };
+}
+
+/** The text of each produced document still in the work tree (its first 64 KiB: enough to name a topic). */
+function readProduced(top: string, produced: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of produced) {
+    if (isAbsolute(p) || p.split(/[\\/]/).includes('..')) continue;
+    const abs = join(top, p);
+    if (!isFile(abs)) continue;
+    try {
+      out.set(p, readFileSync(abs, UTF8).slice(0, 65536));
+    } catch {
+      // unreadable: it covers by its name only
+    }
+  }
+  return out;
 }
 
 /**

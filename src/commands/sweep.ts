@@ -3,13 +3,14 @@ import { JSON_OPTION } from './types.js';
 import { Repo } from '../git/repo.js';
 import { sweep } from '../app/sweep.js';
 import { Refused } from '../errors.js';
+import { CONSOLIDATED_STEP } from '../core/sweep.js';
 
 export const command: CommandModule = {
   spec: {
     name: 'sweep',
     summary: 'the fidelity sweep: which cadence/streaming/ topics to consolidate before the next handoff',
     description:
-      "Reads the status: active files in cadence/streaming/. High fidelity, an explicitly closed topic (closing: true) or the current continuation (cadence/_ACTIVE.md, the latest handoff's continuation_refs) is consolidated even with one entry; any other topic is skipped with fewer than 2 entries or a newest entry under 10 minutes old. Record what you produced with 'git handoff write --produced <path>'.",
+      "Reads the status: active files in cadence/streaming/. High fidelity, an explicitly closed topic (closing: true) or the current continuation (cadence/_ACTIVE.md, the latest handoff's continuation_refs) is consolidated even with one entry; any other topic is skipped with fewer than 2 entries or a newest entry under 10 minutes old. Record what you produced with 'git handoff write --produced <path>': a produced document named like a topic's file (docs/division.md for cadence/streaming/division.md) or naming its path marks the topic consolidated, and the sweep skips it until the topic gets a newer entry; 'status: consolidated' in the topic's front matter does so for good.",
     options: { json: JSON_OPTION },
   },
 
@@ -17,7 +18,7 @@ export const command: CommandModule = {
     const repo = await Repo.discover(ctx.cwd);
     try {
       if (repo.isBare) throw new Refused('sweep needs a work tree; this is a bare repository');
-      const r = await sweep(repo, async (at) => (await import('../app/continuation-refs.js')).latestContinuationRefs(at));
+      const r = await sweep(repo, async (at) => (await import('../app/continuation-refs.js')).latestCadence(at));
       if (ctx.json) return void ctx.io.json({ ok: true, topics: r.topics, hint: r.hint });
       const p = ctx.io.paint;
       // One write for the whole plan: thousands of topics are thousands of lines.
@@ -29,7 +30,7 @@ export const command: CommandModule = {
         due ||= t.action === 'consolidate';
         text += `${t.action === 'consolidate' ? consolidate : skip} ${t.path} (${t.topic}; ${t.fidelity}; ${t.entries} ${t.entries === 1 ? 'entry' : 'entries'}): ${t.reason}\n`;
       }
-      if (due) text += 'then: git handoff write --produced <document> (once per document)\n';
+      if (due) text += `then: ${CONSOLIDATED_STEP}\n`;
       if (r.hint) text += `hint: ${r.hint}\n`;
       ctx.io.out(text);
     } finally {

@@ -192,7 +192,7 @@ function ago(ms: number): string {
  * The sweep's plan over the topic files. `continuation`: paths that are the current
  * continuation (cadence/_ACTIVE.md, the latest handoff's continuation_refs).
  */
-export function planSweep(files: TopicFile[], continuation: Set<string>, nowMs: number): TopicPlan[] {
+export function planSweep(files: TopicFile[], continuation: Set<string>, nowMs: number, covered: Map<string, Coverage> = new Map()): TopicPlan[] {
   const out: TopicPlan[] = [];
   for (const f of files) {
     let t = f.summary;
@@ -209,7 +209,9 @@ export function planSweep(files: TopicFile[], continuation: Set<string>, nowMs: 
     const must = fidelity === 'High' ? 'fidelity High' : t.data.closing === true ? 'closed by the user' : continuation.size && continuation.has(f.path) ? 'the current continuation' : null;
     let action: TopicPlan['action'] = 'skip';
     let reason: string;
+    const done = covered.get(f.path);
     if (newest === null) reason = 'no entries';
+    else if (done && done.at >= newest) reason = `consolidated into ${done.by} (the latest handoff's consolidation.produced); a new entry proposes it again`;
     else if (must) {
       action = 'consolidate';
       reason = must;
@@ -223,6 +225,39 @@ export function planSweep(files: TopicFile[], continuation: Set<string>, nowMs: 
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
+
+/** A topic the latest handoff's `consolidation.produced` covers: by which document, as of when (ms). */
+export interface Coverage {
+  by: string;
+  at: number;
+}
+
+/**
+ * Which topics the latest handoff's `consolidation.produced` covers (issue 11: the sweep
+ * closes its loop). A produced document covers a topic when it is the topic's own file, has
+ * the topic file's name (`docs/division.md` for `cadence/streaming/division.md`), or names
+ * the topic file's path in its text (`producedText`). It covers the entries made up to the
+ * version's date (`at`); a newer entry makes the topic due again.
+ */
+export function coveredTopics(topicPaths: string[], produced: string[], at: number, producedText: Map<string, string> = new Map()): Map<string, Coverage> {
+  const out = new Map<string, Coverage>();
+  if (!produced.length) return out;
+  const base = (p: string) => p.replace(/^.*\//, '').replace(/\.md$/i, '').toLowerCase();
+  for (const t of topicPaths) {
+    const by = produced.find((p) => {
+      const doc = p.trim().replace(/^\.\//, '');
+      if (doc === t || base(doc) === base(t)) return true;
+      const text = producedText.get(p);
+      return text !== undefined && (mentions(text, t) || mentions(text, t.replace(/^cadence\//, '')));
+    });
+    if (by) out.set(t, { by, at });
+  }
+  return out;
+}
+
+/** What to do so a topic stops being proposed: the step the sweep honours. */
+export const CONSOLIDATED_STEP =
+  "after consolidating a topic into a document, record it with 'git handoff write --produced <document>': a document named like the topic's file (docs/<name>.md) or naming its path stops the topic being proposed until it gets a new entry; or set 'status: consolidated' in the topic's front matter";
 
 /** Paths a continuation document names: `cadence/_ACTIVE.md` text or continuation_refs entries. */
 export function continuationPaths(activeText: string | null, refs: string[], candidates: string[]): Set<string> {
