@@ -7,8 +7,11 @@
 import type { Repo } from '../git/repo.js';
 import { writeHandoff, type WriteResult } from './write.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
-import { looksLikeNextSession, parseNextSession } from '../core/next-session.js';
-import { InvalidInput } from '../errors.js';
+import { looksLikeNextSession, parseNextSession, renderNextSession } from '../core/next-session.js';
+import { parseDocument, ParseError } from '../core/parse.js';
+import { userContent, type Handoff } from '../core/schema.js';
+import { HandoffStore } from '../git/handoff-store.js';
+import { InvalidHandoff, InvalidInput } from '../errors.js';
 
 export const IMPORT_FORMATS = ['auto', 'next-session', 'json', 'yaml'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -26,6 +29,41 @@ export interface ImportResult extends WriteResult {
   unknownSections: string[];
 }
 
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const MERGED = ['cursor', 'soft_context', 'consolidation'];
+
+/** A NEXT_SESSION.md with its "Other fields" YAML merged in. */
+async function readNextSession(text: string, name: string): Promise<{ handoff: Handoff; unknownSections: string[] }> {
+  const parsed = parseNextSession(text);
+  const h = parsed.handoff as Obj;
+  if (parsed.otherYaml && parsed.otherYaml.trim()) {
+    let other: unknown;
+    try {
+      other = await parseDocument(parsed.otherYaml);
+    } catch (e) {
+      if (e instanceof ParseError) throw new InvalidHandoff(`${name}: section 'Other fields': ${e.message}`, { line: e.line });
+      throw e;
+    }
+    if (!isObj(other)) throw new InvalidHandoff(`${name}: section 'Other fields' must hold a YAML mapping`);
+    for (const [k, v] of Object.entries(other)) h[k] = MERGED.includes(k) && isObj(v) && isObj(h[k]) ? { ...(h[k] as Obj), ...v } : v;
+  }
+  return { handoff: h as Handoff, unknownSections: parsed.unknownSections };
+}
+
+/** Fields the file shows exactly as the base version shows them take the base's exact value. */
+function keepUnedited(h: Obj, shown: Obj, base: Obj): void {
+  for (const k of new Set([...Object.keys(h), ...Object.keys(base)])) {
+    if (MERGED.includes(k) && isObj(base[k])) {
+      const sub = isObj(h[k]) ? { ...(h[k] as Obj) } : {};
+      const shownSub = isObj(shown[k]) ? (shown[k] as Obj) : {};
+      for (const sk of Object.keys(base[k] as Obj)) if (same(sub[sk], shownSub[sk])) sub[sk] = (base[k] as Obj)[sk];
+      h[k] = sub;
+    } else if (same(h[k], shown[k]) && base[k] !== undefined) h[k] = base[k];
+  }
+}
+
 export async function importHandoff(repo: Repo, req: ImportRequest): Promise<ImportResult> {
   const maxBytes = await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES);
   const decoded = decodeText(req.bytes, maxBytes);
@@ -41,7 +79,16 @@ export async function importHandoff(repo: Repo, req: ImportRequest): Promise<Imp
     const r = await writeHandoff(repo, { input: req.bytes, inputName: req.name, flags: {}, dryRun: req.dryRun });
     return { ...r, format: 'document', unknownSections: [] };
   }
-  const parsed = parseNextSession(decoded.text);
+  const parsed = await readNextSession(decoded.text, req.name);
+  const latest = (await new HandoffStore(repo).latest({ branch: repo.headBranch() })).version;
+  // What the file shows as the latest version shows it is the latest version's, byte for byte
+  // (Markdown drops a trailing newline, an indent): export -> import appends nothing, and
+  // an edit changes only what was edited (issue 11).
+  if (latest) {
+    const base = userContent(latest.handoff) as Obj;
+    const shown = (await readNextSession(renderNextSession(base as Handoff, typeof latest.handoff.date === 'string' ? latest.handoff.date : ''), req.name)).handoff as Obj;
+    keepUnedited(parsed.handoff as Obj, shown, base);
+  }
   const input = Buffer.from(JSON.stringify(parsed.handoff), 'utf8');
   const r = await writeHandoff(repo, { input, inputName: req.name, flags: {}, dryRun: req.dryRun });
   return { ...r, format: 'next-session', unknownSections: parsed.unknownSections };

@@ -40,14 +40,16 @@ export const command: CommandModule = {
     try {
       const r = await importHandoff(repo, { bytes, name: file === '-' ? 'stdin' : file, format, dryRun: Boolean(args.values['dry-run']) });
       for (const s of r.unknownSections) ctx.io.err(`git handoff: note: section '${s}' is not part of the convention; kept in the summary`);
+      for (const w of r.warnings) ctx.io.err(`git handoff: warning: ${w}`);
+      const against = r.changes.previous ? ` (against ${r.changes.previous.slice(0, 12)})` : '';
       if (ctx.json) {
-        ctx.io.json({ ok: true, version: r.version, target: r.target, unchanged: r.unchanged, ...(r.dryRun ? { dry_run: true } : {}), format: r.format, handoff: r.handoff });
+        ctx.io.json({ ok: true, version: r.version, target: r.target, unchanged: r.unchanged, ...(r.dryRun ? { dry_run: true } : {}), format: r.format, changes: r.changes, handoff: r.handoff });
       } else if (r.unchanged) {
         ctx.io.out(`unchanged: version ${r.version!.slice(0, 12)} already holds this handoff for ${r.target.slice(0, 7)}\n`);
       } else if (r.dryRun) {
-        ctx.io.out(`dry run: would append a version for ${r.target.slice(0, 7)} with this note:\n${r.yaml}`);
+        ctx.io.out(`dry run: would append a version for ${r.target.slice(0, 7)} with this note:\n${r.yaml}${r.changes.line}${against}\n`);
       } else {
-        ctx.io.out(`imported ${file} as version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}\n`);
+        ctx.io.out(`imported ${file} as version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}\n${r.changes.line}${against}\n`);
       }
     } finally {
       repo.close();

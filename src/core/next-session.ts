@@ -5,13 +5,16 @@
  * "(none this round)". `parseNextSession` also reads files written with the convention's
  * Russian headings. Pure: a handoff in, Markdown out, and back.
  */
-import type { Handoff, OpenTrack } from './schema.js';
+import { NESTED_ORDER, TOOL_KEYS, type Handoff, type OpenTrack } from './schema.js';
+import { toCanonicalYaml } from './canonical.js';
 
 export const EMPTY_MARK = '(none this round)';
 const EMPTY_MARKS = [EMPTY_MARK, '(нет на этом раунде)', '(本轮无)', '(none)', '(нет)'];
 
 type ListField = 'recent_commits' | 'ask_user' | 'guards' | 'memory_updates';
-type SectionKey = ListField | 'open_tracks' | 'next_step';
+type SectionKey = ListField | 'open_tracks' | 'next_step' | ExtraKey;
+/** Sections beyond the convention's six, written only when they hold something (issue 11: export -> import lost them). */
+type ExtraKey = 'last_discussed' | 'pending_questions' | 'tone' | 'notes' | 'continuation_refs' | 'other';
 
 /** Headings, in the order they are written; `match` recognises the English and Russian spellings. */
 const SECTIONS: { key: SectionKey; title: string; match: RegExp }[] = [
@@ -22,6 +25,37 @@ const SECTIONS: { key: SectionKey; title: string; match: RegExp }[] = [
   { key: 'guards', title: "Don't do", match: /^(don'?t do|do not do|не делать|不要做)/ },
   { key: 'memory_updates', title: 'Memory updates', match: /^(memory updates|обновления памяти|记忆更新)/ },
 ];
+
+const EXTRA_SECTIONS: { key: ExtraKey; title: string; match: RegExp }[] = [
+  { key: 'last_discussed', title: 'Last discussed', match: /^(last discussed|последнее обсуждение|上次讨论)/ },
+  { key: 'pending_questions', title: 'Pending questions', match: /^(pending questions|открытые вопросы|待定问题)/ },
+  { key: 'tone', title: 'Tone', match: /^(tone|тон|语气)$/ },
+  { key: 'notes', title: 'Notes', match: /^(notes|заметки|备注)$/ },
+  { key: 'continuation_refs', title: 'Read next', match: /^(read next|читать дальше|接下来阅读)/ },
+  { key: 'other', title: 'Other fields', match: /^(other fields|другие поля|其他字段)/ },
+];
+
+/** Fields a section or the front matter carries; everything else goes to "Other fields" as YAML. */
+const SHOWN_TOP = new Set(['schema', 'session_id', 'status', 'summary', 'open_tracks', 'ask_user', 'guards', 'memory_updates', 'continuation_refs', 'work_item', ...TOOL_KEYS]);
+const SHOWN_NESTED: Record<string, readonly string[]> = { cursor: NESTED_ORDER.cursor, soft_context: NESTED_ORDER.soft_context, consolidation: ['triggered'] };
+
+const filled = (v: unknown) => !(v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0));
+
+/** The fields no section shows (mid_task, consolidation, unknown fields, ...), empty ones left out. */
+function otherFields(h: Handoff): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (SHOWN_TOP.has(k)) continue;
+    const shown = SHOWN_NESTED[k];
+    if (shown && typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const rest = Object.fromEntries(Object.entries(v).filter(([sk, sv]) => !shown.includes(sk) && filled(sv)));
+      if (Object.keys(rest).length) out[k] = rest;
+    } else if (filled(v)) out[k] = v;
+  }
+  // Tracks whose items carry more than the table's three columns travel whole.
+  if ((h.open_tracks ?? []).some((t) => Object.keys(t).some((k) => !NESTED_ORDER.open_tracks.includes(k)))) out.open_tracks = h.open_tracks;
+  return out;
+}
 
 const TITLE = 'Next session handoff';
 
@@ -58,6 +92,7 @@ function cell(s: string): string {
 export function renderNextSession(h: Handoff, date: string): string {
   const out = ['---', `_last_updated_: ${quoteScalar(date)}`, `session_id: ${quoteScalar(h.session_id ?? '')}`];
   if (h.status) out.push(`status: ${h.status}`);
+  if (h.work_item) out.push(`work_item: ${quoteScalar(h.work_item)}`);
   out.push('---', '', `# ${TITLE}`, '');
   if (h.summary?.trim()) out.push(prose(h.summary), '');
   for (const s of SECTIONS) {
@@ -77,6 +112,16 @@ export function renderNextSession(h: Handoff, date: string): string {
     }
     out.push('');
   }
+  const extra: [string, string[]][] = [
+    ['Last discussed', h.cursor?.last_discussed?.trim() ? [prose(h.cursor.last_discussed)] : []],
+    ['Pending questions', h.cursor?.pending_questions?.length ? bullet(h.cursor.pending_questions) : []],
+    ['Tone', h.soft_context?.tone?.trim() ? [prose(h.soft_context.tone)] : []],
+    ['Notes', h.soft_context?.notes?.length ? bullet(h.soft_context.notes) : []],
+    ['Read next', h.continuation_refs?.length ? bullet(h.continuation_refs) : []],
+  ];
+  for (const [title, lines] of extra) if (lines.length) out.push(`## ${title}`, '', ...lines, '');
+  const other = otherFields(h);
+  if (Object.keys(other).length) out.push('## Other fields', '', '```yaml', toCanonicalYaml(other).replace(/\n$/, ''), '```', '');
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
 
@@ -87,6 +132,8 @@ export interface ParsedNextSession {
   lastUpdated: string | null;
   /** headings that were not recognised (their text was appended to the summary) */
   unknownSections: string[];
+  /** the YAML of the "Other fields" section, for the caller to parse and merge; null when absent */
+  otherYaml: string | null;
 }
 
 function unquote(v: string): string {
@@ -160,13 +207,22 @@ function parseTracks(lines: string[]): OpenTrack[] {
 
 function headingKey(title: string): SectionKey | null {
   const t = title.trim().toLowerCase().replace(/ё/g, 'е').replace(/[’‘]/g, "'");
-  return SECTIONS.find((s) => s.match.test(t))?.key ?? null;
+  return SECTIONS.find((s) => s.match.test(t))?.key ?? EXTRA_SECTIONS.find((s) => s.match.test(t))?.key ?? null;
+}
+
+/** The body of a fenced block (```yaml ... ```), or the lines as they are. */
+function fenced(lines: string[]): string {
+  const start = lines.findIndex((l) => /^```/.test(l.trim()));
+  if (start < 0) return lines.join('\n').trim();
+  const end = lines.findIndex((l, i) => i > start && /^```\s*$/.test(l.trim()));
+  return `${lines.slice(start + 1, end < 0 ? undefined : end).join('\n')}\n`;
 }
 
 /** Parses a NEXT_SESSION.md (English or Russian headings). */
 export function parseNextSession(text: string): ParsedNextSession {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   let i = 0;
+  let otherYaml: string | null = null;
   const front: Record<string, string> = {};
   if (lines[0]?.trim() === '---') {
     for (i = 1; i < lines.length && lines[i].trim() !== '---'; i++) {
@@ -188,24 +244,40 @@ export function parseNextSession(text: string): ParsedNextSession {
   const h: Handoff = {};
   if (front.session_id) h.session_id = front.session_id;
   if (front.status) h.status = front.status as Handoff['status'];
+  if (front.work_item) h.work_item = front.work_item;
+  const cursor: NonNullable<Handoff['cursor']> = {};
+  const soft: NonNullable<Handoff['soft_context']> = {};
   const summary: string[] = [unprose(intro)];
   const unknownSections: string[] = [];
   for (const s of sections) {
     const key = headingKey(s.title);
     if (key === 'open_tracks') h.open_tracks = parseTracks(s.lines);
-    else if (key === 'next_step') {
-      h.cursor = { next_step: unprose(s.lines.filter((l) => !isEmptyMark(l))) };
-    } else if (key) h[key] = parseList(s.lines);
+    else if (key === 'next_step') cursor.next_step = unprose(s.lines.filter((l) => !isEmptyMark(l)));
+    else if (key === 'last_discussed') cursor.last_discussed = unprose(s.lines.filter((l) => !isEmptyMark(l)));
+    else if (key === 'pending_questions') cursor.pending_questions = parseList(s.lines);
+    else if (key === 'tone') soft.tone = unprose(s.lines.filter((l) => !isEmptyMark(l)));
+    else if (key === 'notes') soft.notes = parseList(s.lines);
+    else if (key === 'continuation_refs') h.continuation_refs = parseList(s.lines);
+    else if (key === 'other') otherYaml = fenced(s.lines);
+    else if (key) h[key] = parseList(s.lines);
     else {
       unknownSections.push(s.title);
       summary.push(`## ${s.title}\n${s.lines.join('\n').trim()}`.trim());
     }
   }
+  if (Object.keys(cursor).length) h.cursor = ordered(cursor, NESTED_ORDER.cursor);
+  if (Object.keys(soft).length) h.soft_context = ordered(soft, NESTED_ORDER.soft_context);
   // recent_commits is filled by the tool at write time; the file's list is history, not input.
   delete h.recent_commits;
   const text2 = summary.filter(Boolean).join('\n\n');
   if (text2) h.summary = text2;
-  return { handoff: h, lastUpdated: front._last_updated_ ?? null, unknownSections };
+  return { handoff: h, lastUpdated: front._last_updated_ ?? null, unknownSections, otherYaml };
+}
+
+function ordered<T extends Record<string, unknown>>(o: T, order: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const k of order) if (k in o) out[k] = o[k];
+  return out as T;
 }
 
 /** Does this text follow the NEXT_SESSION.md convention (rather than being YAML or JSON)? */
