@@ -39,6 +39,10 @@ export class UnbornBranch extends Refused {
 export class UnsupportedRepository extends Refused {
   static override code = 'UnsupportedRepository';
 }
+/** A repository git itself refuses (safe.directory, safe.bareRepository): every command refuses it too, every hook ignores it. */
+export class UntrustedRepository extends Refused {
+  static override code = 'UntrustedRepository';
+}
 export class InvalidHandoff extends Refused {
   static override code = 'InvalidHandoff';
 }
@@ -68,6 +72,11 @@ export class PolicyNotApproved extends Refused {
 }
 export class NoRemote extends Refused {
   static override code = 'NoRemote';
+}
+
+/** An object git cannot read either (a corrupt loose object or pack entry): never taken for a missing one. */
+export class CorruptObject extends Refused {
+  static override code = 'CorruptObject';
 }
 
 /** Exit 2: the command line itself is wrong. */

@@ -21,7 +21,7 @@ import { askScopeContext, preCompactReminder, sessionStartContext, stopBlockReas
 import { renderBookmark } from '../core/bookmark.js';
 import { showHandoff } from './show.js';
 import { loadPhrases } from './phrases-policy.js';
-import { NotARepository } from '../errors.js';
+import { NotARepository, isHandoffError } from '../errors.js';
 
 export interface AgentHookCall {
   agent: string;
@@ -54,7 +54,8 @@ export async function runAgentHook(call: AgentHookCall): Promise<AgentHookOutcom
   try {
     repo = await Repo.discover(parsed.input.cwd ?? call.cwd);
   } catch (e) {
-    if (e instanceof NotARepository) return SILENT; // an agent outside a repository: nothing to do
+    // An agent outside a repository, or in one git refuses (safe.directory): nothing to do.
+    if (e instanceof NotARepository || (isHandoffError(e) && e.code === 'UntrustedRepository')) return SILENT;
     return fail((e as Error).message);
   }
   try {

@@ -1,7 +1,7 @@
 import type { CommandContext, CommandModule } from './types.js';
 import { str } from './types.js';
 import type { HookHandler } from '../app/hooks/types.js';
-import { UsageError } from '../errors.js';
+import { UsageError, isHandoffError } from '../errors.js';
 import { readStdin } from '../cli/io.js';
 
 /**
@@ -59,6 +59,8 @@ export const command: CommandModule = {
       const { run } = await load();
       return await run({ io: ctx.io, cwd: ctx.cwd, args: rest, stdin: readAll });
     } catch (e) {
+      // A repository git refuses is none of ours: silent, as if git-handoff were not installed.
+      if (isHandoffError(e) && e.code === 'UntrustedRepository') return 0;
       // Never in the way: the commit stands; say what went wrong in one line.
       ctx.io.err(`git-handoff: ${event} hook: ${((e as Error)?.message ?? String(e)).split('\n')[0]}`);
       if (process.env.HANDOFF_DEBUG && e instanceof Error && e.stack) ctx.io.err(e.stack);

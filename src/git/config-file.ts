@@ -1,20 +1,47 @@
 /**
  * Reads git's configuration in-process: the same files, in the same order, as `git config
- * -l` (system, global, local, worktree, GIT_CONFIG_COUNT pairs). Anything this reader does
- * not handle exactly (include directives, `git -c` parameters) returns null, and the
- * caller asks git itself. Saves a git process on every hook and `show`.
+ * -l` (system, global, local, worktree, GIT_CONFIG_COUNT pairs), with git's key spelling
+ * (section and name lower-cased, a subsection kept as written: `[remote "Origin"]` is
+ * `remote.Origin.*`, never `remote.origin.*`). Anything this reader cannot answer exactly
+ * (include directives, `git -c` parameters, a git build whose system file it cannot name)
+ * returns null, and the caller asks git itself. Saves a git process on every hook and `show`.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { join } from "node:path";
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 
 export type ConfigMap = Map<string, string[]>;
+/** A key and its value; null for a key written without `=` (git: "no value", read as true). */
+export type ConfigEntry = [key: string, value: string | null];
 
+/** Thrown (and caught here) where only git can answer. */
 class Unsupported extends Error {}
 
-/** Parses one config file's text into (key, value) pairs; throws Unsupported on includes. */
-export function parseConfigText(text: string): [string, string][] {
-  const out: [string, string][] = [];
+/**
+ * git's spelling of a key (config.c git_config_parse_key): section and variable name
+ * lower-cased, the subsection between them kept byte for byte. null: not a valid key.
+ */
+export function canonicalKey(key: string): string | null {
+  const first = key.indexOf('.');
+  const last = key.lastIndexOf('.');
+  if (first <= 0 || last === key.length - 1 || key.includes('\n')) return null;
+  const section = key.slice(0, first);
+  const name = key.slice(last + 1);
+  if (!/^[A-Za-z0-9-]+$/.test(section) || !/^[A-Za-z][A-Za-z0-9-]*$/.test(name)) return null;
+  return `${section.toLowerCase()}${key.slice(first, last + 1)}${name.toLowerCase()}`;
+}
+
+export interface ParseOptions {
+  /** 'decline' (the default): an include makes the reader give up; 'skip': ignore it, as git's repository-format check does. */
+  includes?: 'decline' | 'skip';
+}
+
+/** Parses one config file's text into (key, value) pairs, the way config.c does; throws on what it cannot answer. */
+export function parseConfigText(text: string, opts: ParseOptions = {}): ConfigEntry[] {
+  // git counts \v and \f as blanks and skips a UTF-8 BOM; rare enough to leave to git.
+  if (/[\v\f\0\uFEFF]/.test(text)) throw new Unsupported('unusual characters');
+  const out: ConfigEntry[] = [];
   let section = '';
+  let skipping = false;
   let i = 0;
   const n = text.length;
   const skipLine = () => {
@@ -34,21 +61,23 @@ export function parseConfigText(text: string): [string, string][] {
       const end = text.indexOf(']', i);
       if (end < 0) throw new Unsupported('bad section');
       const header = text.slice(i + 1, end);
-      const m = /^\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*$/.exec(header);
-      if (!m) throw new Unsupported('bad section header');
+      const m = /^\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\[^\n])*)")?\s*$/.exec(header);
+      if (!m || header.includes('\n')) throw new Unsupported('bad section header');
+      // The old `[section.sub]` spelling is lower-cased whole; a quoted subsection is kept.
       section = m[2] !== undefined ? `${m[1].toLowerCase()}.${m[2].replace(/\\(.)/g, '$1')}` : m[1].toLowerCase();
-      if (/^(include|includeif)(\.|$)/.test(section)) throw new Unsupported('include');
+      skipping = /^(include|includeif)(\.|$)/.test(section);
+      if (skipping && opts.includes !== 'skip') throw new Unsupported('include');
       i = end + 1;
       continue;
     }
     // name [= value]
     const nm = /^[A-Za-z][A-Za-z0-9-]*/.exec(text.slice(i, i + 256));
     if (!nm || !section) throw new Unsupported('bad line');
-    const name = nm[0].toLowerCase();
+    const key = `${section}.${nm[0].toLowerCase()}`;
     i += nm[0].length;
     while (i < n && (text[i] === ' ' || text[i] === '\t')) i++;
-    if (i >= n || text[i] === '\n' || text[i] === '#' || text[i] === ';' || text[i] === '\r') {
-      out.push([`${section}.${name}`, 'true']);
+    if (i >= n || text[i] === '\n' || text[i] === '#' || text[i] === ';' || (text[i] === '\r' && text[i + 1] === '\n')) {
+      if (!skipping) out.push([key, null]);
       skipLine();
       continue;
     }
@@ -58,7 +87,9 @@ export function parseConfigText(text: string): [string, string][] {
     let quoted = false;
     let pendingSpace = '';
     for (; i < n; i++) {
-      const ch = text[i];
+      let ch = text[i];
+      // git reads "\r\n" as one line break (config.c get_next_char).
+      if (ch === '\r' && text[i + 1] === '\n') ch = text[++i];
       if (ch === '\n' && !quoted) break;
       if (ch === '\n' && quoted) throw new Unsupported('newline in quotes');
       if (!quoted && (ch === '#' || ch === ';')) {
@@ -72,13 +103,10 @@ export function parseConfigText(text: string): [string, string][] {
         continue;
       }
       if (ch === '\\') {
-        const nx = text[i + 1];
+        let nx = text[i + 1];
         i++;
+        if (nx === '\r' && text[i + 1] === '\n') nx = text[++i];
         if (nx === '\n') continue; // line continuation
-        if (nx === '\r' && text[i + 1] === '\n') {
-          i++;
-          continue;
-        }
         const esc: Record<string, string> = { n: '\n', t: '\t', b: '\b', '\\': '\\', '"': '"' };
         if (!(nx in esc)) throw new Unsupported('bad escape');
         value += pendingSpace + esc[nx];
@@ -86,15 +114,15 @@ export function parseConfigText(text: string): [string, string][] {
         continue;
       }
       if (!quoted && (ch === ' ' || ch === '\t' || ch === '\r')) {
-        // git turns each unquoted blank into one space (config.c parse_value).
-        if (value.length) pendingSpace += ch === '\r' ? '' : ' ';
+        // git turns each unquoted blank into one space, and drops trailing ones (config.c parse_value).
+        if (value.length) pendingSpace += ' ';
         continue;
       }
       value += pendingSpace + ch;
       pendingSpace = '';
     }
     if (quoted) throw new Unsupported('unterminated quote');
-    out.push([`${section}.${name}`, value]);
+    if (!skipping) out.push([key, value]);
   }
   return out;
 }
@@ -110,63 +138,226 @@ function readIfExists(path: string): string | null {
   }
 }
 
-/** The config files git reads, in order (git-config(1) "FILES"). */
-function configFiles(commonDir: string | null, gitDir: string | null): (string | null)[] {
-  const env = process.env;
-  const files: (string | null)[] = [];
-  if (!env.GIT_CONFIG_NOSYSTEM || env.GIT_CONFIG_NOSYSTEM === '0' || env.GIT_CONFIG_NOSYSTEM === 'false') files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
-  if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL || null);
-  else {
-    const home = env.HOME || process.getBuiltinModule('node:os').homedir();
-    files.push(join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'), join(home, '.gitconfig'));
+/** git_env_bool: undefined for a value git would die on. */
+export function envBool(name: string, fallback: boolean): boolean | undefined {
+  const v = process.env[name];
+  if (v === undefined) return fallback;
+  if (v === '' || /^(false|no|off)$/i.test(v)) return false;
+  if (/^(true|yes|on)$/i.test(v)) return true;
+  if (/^-?\d+$/.test(v)) return Number(v) !== 0;
+  return undefined;
+}
+
+let prefixCache: { path: string; prefix: string | null } | null = null;
+
+/**
+ * The installation prefix of the `git` that PATH starts (the one every child of ours runs),
+ * when it can be named without running it: a Linux /usr/bin/git (prefix /usr, system file
+ * /etc/gitconfig, as every distribution builds it). null elsewhere (/usr/local, Homebrew,
+ * Nix, Xcode's shim, a wrapper script): then the caller declines and git answers.
+ */
+export function gitPrefix(): string | null {
+  const path = process.env.PATH ?? '';
+  if (prefixCache?.path === path) return prefixCache.prefix;
+  let prefix: string | null = null;
+  if (process.platform === 'linux') {
+    for (const dir of path.split(':')) {
+      if (!dir || !isAbsolute(dir)) break; // the current directory on PATH: too clever to guess
+      const candidate = join(dir, 'git');
+      const st = statSync(candidate, { throwIfNoEntry: false });
+      if (!st || !st.isFile() || !(st.mode & 0o111)) continue;
+      try {
+        prefix = realpathSync.native(candidate) === '/usr/bin/git' ? '/usr' : null;
+      } catch {}
+      break;
+    }
   }
-  if (commonDir) files.push(join(commonDir, 'config'));
-  return files.concat(gitDir && commonDir ? [join(gitDir, 'config.worktree')] : []);
+  prefixCache = { path, prefix };
+  return prefix;
+}
+
+/** The system config file (git_system_config), null when git reads none, undefined when only git can say. */
+function systemConfigFile(): string | null | undefined {
+  const noSystem = envBool('GIT_CONFIG_NOSYSTEM', false);
+  if (noSystem !== false) return noSystem ? null : undefined;
+  const sys = process.env.GIT_CONFIG_SYSTEM;
+  if (sys !== undefined) return sys === '' ? null : isAbsolute(sys) ? sys : undefined;
+  return gitPrefix() === '/usr' ? '/etc/gitconfig' : undefined;
+}
+
+/** The global files (git_global_config): XDG then ~/.gitconfig, or GIT_CONFIG_GLOBAL. */
+function globalConfigFiles(): string[] | undefined {
+  const env = process.env;
+  const g = env.GIT_CONFIG_GLOBAL;
+  if (g !== undefined) return g === '' ? [] : isAbsolute(g) ? [g] : undefined;
+  const home = env.HOME;
+  const xdg = env.XDG_CONFIG_HOME;
+  if (home === '' || (xdg && !isAbsolute(xdg)) || (home !== undefined && !isAbsolute(home))) return undefined;
+  const files: string[] = [];
+  if (xdg) files.push(join(xdg, 'git', 'config'));
+  else if (home) files.push(join(home, '.config', 'git', 'config'));
+  if (home) files.push(join(home, '.gitconfig'));
+  return files;
+}
+
+/** The GIT_CONFIG_COUNT pairs (`git -c` sets GIT_CONFIG_PARAMETERS instead: declined). */
+function commandLineEntries(): ConfigEntry[] {
+  const env = process.env;
+  if (env.GIT_CONFIG_PARAMETERS || env.GIT_CONFIG) throw new Unsupported('command-line config');
+  const count = env.GIT_CONFIG_COUNT;
+  if (count === undefined || count === '') return [];
+  if (!/^\d+$/.test(count)) throw new Unsupported('bogus count');
+  const out: ConfigEntry[] = [];
+  for (let i = 0; i < Number(count); i++) {
+    const k = env[`GIT_CONFIG_KEY_${i}`];
+    const key = k && canonicalKey(k);
+    if (!key || /^(include|includeif)\./.test(key)) throw new Unsupported('config key');
+    const v = env[`GIT_CONFIG_VALUE_${i}`];
+    if (v === undefined) throw new Unsupported('missing value');
+    out.push([key, v]);
+  }
+  return out;
+}
+
+function entriesOf(files: (string | null | undefined)[]): ConfigEntry[] {
+  const out: ConfigEntry[] = [];
+  for (const f of files) {
+    if (f === undefined) throw new Unsupported('config file unknown');
+    if (!f) continue;
+    const text = readIfExists(f);
+    if (text) out.push(...parseConfigText(text));
+  }
+  return out;
+}
+
+export function toConfigMap(entries: ConfigEntry[]): ConfigMap {
+  const map: ConfigMap = new Map();
+  for (const [k, v] of entries) {
+    const list = map.get(k);
+    if (list) list.push(v ?? 'true');
+    else map.set(k, [v ?? 'true']);
+  }
+  return map;
 }
 
 /**
- * Reads the whole configuration, or null when only git can say (includes, `git -c`,
- * GIT_CONFIG). `worktreeConfig` files are read only when extensions.worktreeConfig is on.
+ * The "protected" configuration git trusts for safe.directory and safe.bareRepository
+ * (config.c read_protected_config): system, global and command line, never the
+ * repository's own files. null when only git can read it exactly.
  */
-export function readConfigInProcess(commonDir: string | null, gitDir: string | null): ConfigMap | null {
-  const env = process.env;
-  if (env.GIT_CONFIG_PARAMETERS || env.GIT_CONFIG) return null;
+export function readProtectedConfig(): ConfigEntry[] | null {
   try {
-    const map: ConfigMap = new Map();
-    const add = (k: string, v: string) => {
-      const key = k.toLowerCase();
-      const list = map.get(key);
-      if (list) list.push(v);
-      else map.set(key, [v]);
-    };
-    for (const f of configFiles(commonDir, gitDir)) {
-      if (!f) continue;
-      const isWorktreeFile = f.endsWith('config.worktree');
-      if (isWorktreeFile && map.get('extensions.worktreeconfig')?.at(-1) !== 'true') continue;
-      const text = f === '/dev/null' ? null : readIfExists(f);
-      if (text) for (const [k, v] of parseConfigText(text)) add(k, v);
-    }
-    const count = Number(env.GIT_CONFIG_COUNT ?? 0);
-    for (let i = 0; i < count; i++) {
-      const k = env[`GIT_CONFIG_KEY_${i}`];
-      if (k) add(k, env[`GIT_CONFIG_VALUE_${i}`] ?? '');
-    }
-    return map;
+    const global = globalConfigFiles();
+    return [...entriesOf([systemConfigFile(), ...(global ?? [undefined])]), ...commandLineEntries()];
   } catch (e) {
     if (e instanceof Unsupported) return null;
     throw e;
   }
 }
 
-/** Reads one file's config (for repository discovery: core.bare, extensions). */
-export function readRepoConfig(commonDir: string): ConfigMap | null {
+/** What discovery needs from a repository's own config (setup.c check_repository_format_gently). */
+export interface RepoFormat {
+  version: number;
+  objectFormat: string;
+  /** core.bare as it applies to this git dir; null when unset */
+  bare: boolean | null;
+  /** core.worktree as it applies to this git dir; null when unset */
+  worktree: string | null;
+  worktreeConfig: boolean;
+}
+
+const V0_EXTENSIONS = new Set(['noop', 'preciousobjects', 'partialclone', 'worktreeconfig']);
+const V1_EXTENSIONS = new Set(['noop-v1', 'objectformat']);
+
+function parseBool(v: string | null): boolean | undefined {
+  if (v === null) return true;
+  if (v === '' || /^(false|no|off)$/i.test(v)) return false;
+  if (/^(true|yes|on)$/i.test(v)) return true;
+  if (/^-?\d+$/.test(v)) return Number(v) !== 0;
+  return undefined;
+}
+
+/**
+ * The repository format of `gitDir` as git 2.39 reads it, or null to let git decide: a
+ * missing config, a format version or extension git would refuse or that this reader does
+ * not know (reftable's extensions.refStorage among them), a value git would die on.
+ */
+export function readRepoFormat(gitDir: string, commonDir: string): RepoFormat | null {
   try {
     const text = readIfExists(join(commonDir, 'config'));
-    const map: ConfigMap = new Map();
-    for (const [k, v] of text ? parseConfigText(text) : []) map.set(k.toLowerCase(), [...(map.get(k.toLowerCase()) ?? []), v]);
-    return map;
-  } catch {
-    return null;
+    if (text === null) return null;
+    let version = 0;
+    let objectFormat = 'sha1';
+    let worktreeConfig = false;
+    let bare: boolean | null = null;
+    let worktree: string | null = null;
+    let unknown = false;
+    let v1Only = false;
+    const core = (k: string, v: string | null) => {
+      if (k === 'core.bare') {
+        const b = parseBool(v);
+        if (b === undefined) throw new Unsupported('core.bare');
+        bare = b;
+      } else if (k === 'core.worktree') {
+        if (v === null) throw new Unsupported('core.worktree');
+        worktree = v;
+      }
+    };
+    for (const [k, v] of parseConfigText(text, { includes: 'skip' })) {
+      if (k === 'core.repositoryformatversion') {
+        if (v === null || !/^\d+$/.test(v.trim())) throw new Unsupported('version');
+        version = Number(v.trim());
+      } else if (k.startsWith('extensions.')) {
+        const ext = k.slice('extensions.'.length);
+        if (ext === 'refstorage') throw new Unsupported('ref storage: git knows its own refs');
+        if (ext === 'worktreeconfig') {
+          const b = parseBool(v);
+          if (b === undefined) throw new Unsupported('worktreeconfig');
+          worktreeConfig = b;
+        } else if (V1_EXTENSIONS.has(ext)) {
+          v1Only = true;
+          if (ext === 'objectformat') {
+            if (v === null) throw new Unsupported('objectformat');
+            objectFormat = v.toLowerCase();
+          }
+        } else if (!V0_EXTENSIONS.has(ext)) unknown = true;
+      } else core(k, v);
+    }
+    if (version > 1 || (version >= 1 && unknown) || (version === 0 && v1Only)) return null;
+    const linked = gitDir !== commonDir;
+    let applies = !linked;
+    if (worktreeConfig) {
+      const wt = readIfExists(join(gitDir, 'config.worktree'));
+      for (const [k, v] of wt ? parseConfigText(wt, { includes: 'skip' }) : []) core(k, v);
+      applies = true;
+    }
+    // A linked worktree ignores the common config's core.bare/core.worktree unless
+    // worktreeConfig is on (then git applies what it read from both files).
+    return { version, objectFormat, worktreeConfig, bare: applies ? bare : null, worktree: applies ? worktree : null };
+  } catch (e) {
+    if (e instanceof Unsupported) return null;
+    throw e;
   }
 }
 
+/**
+ * Reads the whole configuration as `git config -l` would, or null when only git can say.
+ * The worktree file is read only when the repository's extensions.worktreeConfig is on.
+ */
+export function readConfigInProcess(commonDir: string | null, gitDir: string | null): ConfigMap | null {
+  try {
+    const files: (string | null | undefined)[] = [systemConfigFile(), ...(globalConfigFiles() ?? [undefined])];
+    if (commonDir) {
+      files.push(join(commonDir, 'config'));
+      if (gitDir) {
+        const format = readRepoFormat(gitDir, commonDir);
+        if (!format && readIfExists(join(commonDir, 'config')) !== null) return null;
+        if (format?.worktreeConfig) files.push(join(gitDir, 'config.worktree'));
+      }
+    }
+    return toConfigMap([...entriesOf(files), ...commandLineEntries()]);
+  } catch (e) {
+    if (e instanceof Unsupported) return null;
+    throw e;
+  }
+}

@@ -1,18 +1,28 @@
 /**
- * Repository discovery in-process, the way git does it (setup.c): walk up from the working
- * directory to a `.git` folder or `gitdir:` file, or a bare repository. Cases this does not
- * reproduce exactly (ceilings, core.worktree, ...) return null and the caller asks
- * `git rev-parse` instead. Saves a git process on every hook and `show`.
+ * Repository discovery in-process, the way git 2.39 does it (setup.c
+ * setup_git_directory_gently_1): walk up from the working directory to a `.git` folder or
+ * `gitdir:` file, or a bare repository, stopping at a filesystem boundary, and apply git's
+ * ownership rule (safe-directory.ts) to what it finds. Cases this does not reproduce exactly
+ * (ceilings, core.worktree, reftable, unknown extensions, ...) return null and the caller
+ * asks `git rev-parse` instead. Saves a git process on every hook and `show`.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { readRepoConfig } from './config-file.js';
+import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { envBool, readRepoFormat } from './config-file.js';
+import { allowedBare, ownershipVerdict } from './safe-directory.js';
 
 export interface Discovered {
   gitDir: string;
   commonDir: string;
   workTree: string | null;
   objectFormat: string;
+}
+
+/** A repository git itself refuses, and why (git's own words are built from this). */
+export interface Refusal {
+  refused: 'dubious' | 'bare-disallowed';
+  /** the path git names: the work tree's top, or the bare repository */
+  path: string;
 }
 
 // Missing paths are the common answer here: ask without an exception (each costs ~40 µs).
@@ -22,64 +32,130 @@ function isFile(p: string): boolean {
 function isDir(p: string): boolean {
   return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
-
-/** A git dir has HEAD, objects/ and refs/ (or a commondir file pointing at them). */
-function looksLikeGitDir(d: string): boolean {
-  if (!isFile(join(d, 'HEAD'))) return false;
-  if (isFile(join(d, 'commondir'))) return true;
-  return isDir(join(d, 'objects')) && isDir(join(d, 'refs'));
+function realpath(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return resolve(p);
+  }
 }
 
+/** setup.c validate_headref: HEAD is a `refs/` symlink, a `ref: refs/...` file or a detached object id. */
+function validHead(path: string): boolean {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return false;
+  try {
+    if (st.isSymbolicLink()) return readlinkSync(path).startsWith('refs/');
+    if (!st.isFile()) return false;
+    const fd = openSync(path, 'r');
+    const buf = Buffer.alloc(255);
+    const n = readSync(fd, buf, 0, 255, 0);
+    closeSync(fd);
+    const text = buf.toString('latin1', 0, n);
+    return /^ref:\s*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text);
+  } catch {
+    return false;
+  }
+}
+
+/** get_common_dir: the `commondir` file, resolved against the git dir. */
 function commonDirOf(gitDir: string): string {
   if (!isFile(join(gitDir, 'commondir'))) return gitDir;
   try {
-    const rel = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
-    return resolve(gitDir, rel);
+    const rel = readFileSync(join(gitDir, 'commondir'), 'utf8').replace(/\n$/, '');
+    return realpath(isAbsolute(rel) ? rel : join(gitDir, rel));
   } catch {
     return gitDir;
   }
 }
 
-function finish(gitDir: string, workTree: string | null): Discovered | null {
-  const commonDir = commonDirOf(gitDir);
-  const cfg = readRepoConfig(commonDir);
-  if (!cfg) return null;
-  if (cfg.has('core.worktree')) return null;
-  const bare = cfg.get('core.bare')?.at(-1);
-  const format = (cfg.get('extensions.objectformat')?.at(-1) ?? 'sha1').toLowerCase();
-  const isBare = bare !== undefined && /^(true|yes|on|1)$/i.test(bare);
-  return { gitDir, commonDir, workTree: isBare ? null : workTree, objectFormat: format };
+/** setup.c is_git_directory: a valid HEAD here, objects/ and refs/ in the common dir. */
+function isGitDirectory(d: string): boolean {
+  if (!validHead(join(d, 'HEAD'))) return false;
+  const common = commonDirOf(d);
+  return isDir(join(common, 'objects')) && isDir(join(common, 'refs'));
 }
 
-export function discoverInProcess(cwd: string): Discovered | null {
+/** setup.c read_gitfile_gently: the git dir a `.git` file names, or null when git would complain. */
+function readGitfile(path: string): string | null {
+  let text: string;
+  try {
+    if (statSync(path).size > 1 << 20) return null;
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  if (!text.startsWith('gitdir: ')) return null;
+  const target = text.slice(8).replace(/[\r\n]+$/, '');
+  if (!target) return null;
+  const dir = isAbsolute(target) ? target : join(dirname(path), target);
+  return isGitDirectory(dir) ? realpath(dir) : null;
+}
+
+function finish(gitDir: string, workTree: string | null, explicitWorkTree = false): Discovered | null {
+  const commonDir = commonDirOf(gitDir);
+  const format = readRepoFormat(gitDir, commonDir);
+  if (!format || format.worktree !== null) return null;
+  const bare = format.bare === true && !explicitWorkTree;
+  return { gitDir, commonDir, workTree: bare ? null : workTree, objectFormat: format.objectFormat };
+}
+
+/** The candidate git found: ownership first (git refuses before it reads the repository's config). */
+function candidate(gitfile: string | null, worktree: string, gitDir: string): Discovered | Refusal | null {
+  const verdict = ownershipVerdict(gitfile, worktree, gitDir);
+  if (verdict === undefined) return null;
+  if (verdict !== 'ok') return { refused: 'dubious', path: worktree };
+  return finish(gitDir, worktree);
+}
+
+/** The repository containing `cwd`, git's refusal of it, or null when git must answer. */
+export function discoverInProcess(cwd: string): Discovered | Refusal | null {
   const env = process.env;
-  if (env.GIT_CEILING_DIRECTORIES || env.GIT_COMMON_DIR || env.GIT_DISCOVERY_ACROSS_FILESYSTEM) return null;
+  if (process.platform === 'win32' || !process.geteuid) return null;
+  if (env.GIT_CEILING_DIRECTORIES || env.GIT_COMMON_DIR || env.GIT_OBJECT_DIRECTORY || env.GIT_IMPLICIT_WORK_TREE !== undefined) return null;
+  let start: string;
+  try {
+    start = realpathSync.native(cwd);
+  } catch {
+    return null;
+  }
   if (env.GIT_DIR) {
-    const gitDir = resolve(cwd, env.GIT_DIR);
-    if (!looksLikeGitDir(gitDir)) return null;
+    // An explicit GIT_DIR: git checks no ownership (setup_explicit_git_dir), nor do we.
+    const gitDir = resolve(start, env.GIT_DIR);
+    if (!isGitDirectory(gitDir)) return null;
     // git: with GIT_DIR and no GIT_WORK_TREE, the current directory is the work tree's top.
-    const wt = env.GIT_WORK_TREE ? resolve(cwd, env.GIT_WORK_TREE) : cwd;
-    return finish(gitDir, wt);
+    return env.GIT_WORK_TREE ? finish(gitDir, resolve(start, env.GIT_WORK_TREE), true) : finish(gitDir, start);
   }
   if (env.GIT_WORK_TREE) return null;
-  let dir = resolve(cwd);
+  const across = envBool('GIT_DISCOVERY_ACROSS_FILESYSTEM', false);
+  if (across === undefined) return null;
+  const device = across ? 0 : statSync(start).dev;
+  let dir = start;
   for (;;) {
     const dotGit = join(dir, '.git');
-    if (isDir(dotGit) && looksLikeGitDir(dotGit)) return finish(dotGit, dir);
-    if (isFile(dotGit)) {
-      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
-      if (!m) return null;
-      const gitDir = resolve(dir, m[1]);
-      return looksLikeGitDir(gitDir) ? finish(gitDir, dir) : null;
+    const st = statSync(dotGit, { throwIfNoEntry: false });
+    if (st?.isFile()) {
+      const gitDir = readGitfile(dotGit);
+      return gitDir ? candidate(dotGit, dir, gitDir) : null;
     }
-    if (looksLikeGitDir(dir)) {
+    if (st && isGitDirectory(dotGit)) return candidate(null, dir, dotGit);
+    if (isGitDirectory(dir)) {
       // A bare repository, or the inside of a .git folder: no work tree either way.
+      const allowed = allowedBare();
+      if (allowed === undefined) return null;
+      // git versions differ on whether a .git folder counts as bare here: let git say.
+      if (allowed === 'explicit') return basename(dir) === '.git' ? null : { refused: 'bare-disallowed', path: dir };
+      const verdict = ownershipVerdict(null, null, dir);
+      if (verdict === undefined) return null;
+      if (verdict !== 'ok') return { refused: 'dubious', path: dir };
       const d = finish(dir, null);
       return d && { ...d, workTree: null };
     }
     const parent = dirname(dir);
     // Not found: let git say so (and apply rules this reader does not know).
     if (parent === dir) return null;
+    // git stops at a filesystem boundary unless GIT_DISCOVERY_ACROSS_FILESYSTEM is set.
+    if (!across && statSync(parent).dev !== device) return null;
     dir = parent;
   }
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, existsSync, writeFileSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CatFileBatch } from './catfile.js';
-import { InProcessObjects } from './packs.js';
+import { InProcessObjects, ReaderDeclined } from './packs.js';
 import { hashObject, type GitObject, type ObjectStore, type ObjectType } from './objects.js';
 
 /**
@@ -27,17 +27,17 @@ export class GitObjectStore implements ObjectStore {
     if (hit) return hit;
     let obj: GitObject | null = null;
     if (/^[0-9a-f]{40}$/.test(oid)) {
+      // Only a decline is handed to git; a corrupt object is an error here as in git (its
+      // `cat-file --batch` would report it "missing"), never taken for an absent one.
       try {
         obj = this.local.read(oid);
-        if (!obj) {
-          this.local.rescan();
-          obj = this.local.read(oid);
-        }
-      } catch {
-        obj = null;
+        // Not found: read again only if a pack folder changed (another process repacked).
+        if (!obj && this.local.rescan()) obj = this.local.read(oid);
+      } catch (e) {
+        if (!(e instanceof ReaderDeclined)) throw e;
       }
     }
-    // Whatever this process cannot read itself, git can (promisor remotes, old indexes).
+    // Whatever this process cannot read itself, git can (promisor remotes, pack index v1).
     obj ??= await this.batch.read(oid);
     if (obj && /^[0-9a-f]{40}$/.test(oid)) this.cache.set(oid, obj);
     return obj;

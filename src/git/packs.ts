@@ -1,12 +1,20 @@
 /**
- * Reads objects in-process: loose objects and pack files (index v2, OFS/REF deltas),
- * touching only the bytes an object needs: no whole-pack or whole-index load (DESIGN.md:
- * isomorphic-git's reader loads whole packfiles). Returns null for an object it cannot
- * find, and the caller asks `git cat-file` (promisor remotes, index v1, odd setups).
+ * Reads objects in-process: loose objects and pack files (index v2, OFS/REF deltas), in
+ * the repository and every alternate object store git would use, touching only the bytes an
+ * object needs: no whole-pack or whole-index load (DESIGN.md: isomorphic-git's reader loads
+ * whole packfiles). Three answers: the object; null, it is in none of these stores (the
+ * caller asks `git cat-file`: promisor remotes); or an exception: ReaderDeclined where
+ * only git can tell (a pack index v1), CorruptObject where git could not read it either.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import type { GitObject, ObjectType } from './objects.js';
+import { CorruptObject } from '../errors.js';
+
+/** This reader cannot answer for this object; git can. */
+export class ReaderDeclined extends Error {}
+
+const corrupt = (oid: string, why: string) => new CorruptObject(`object ${oid} is corrupt (${why}); 'git fsck' shows the damage`, { oid });
 
 /** node:zlib, loaded on the first object read: a command that reads none (sweep) does not pay for it. */
 const inflateSync = (buf: Buffer): Buffer => process.getBuiltinModule('node:zlib').inflateSync(buf);
@@ -34,7 +42,8 @@ class Pack {
   private loadFanout(): Uint32Array | null {
     if (this.fanout) return this.fanout;
     const head = this.readAt(this.idxFd, 0, 8 + 1024);
-    if (head.readUInt32BE(0) !== 0xff744f63 || head.readUInt32BE(4) !== 2) return null; // only index v2
+    // Index v2 only; v1 (no magic) and later versions are git's to read.
+    if (head.length < 8 + 1024 || head.readUInt32BE(0) !== 0xff744f63 || head.readUInt32BE(4) !== 2) return null;
     const f = new Uint32Array(256);
     for (let i = 0; i < 256; i++) f[i] = head.readUInt32BE(8 + i * 4);
     this.fanout = f;
@@ -42,10 +51,10 @@ class Pack {
     return f;
   }
 
-  /** The pack offset of `oid`, or -1. */
-  find(oid: string): number {
+  /** The pack offset of `oid`, -1 when not in this pack, null when this reader cannot tell (index v1). */
+  find(oid: string): number | null {
     const fanout = this.loadFanout();
-    if (!fanout) throw new Error('unsupported pack index');
+    if (!fanout) return null;
     const first = parseInt(oid.slice(0, 2), 16);
     const lo = first === 0 ? 0 : fanout[first - 1];
     const hi = fanout[first];
@@ -72,7 +81,7 @@ class Pack {
     return big.readUInt32BE(0) * 2 ** 32 + big.readUInt32BE(4);
   }
 
-  /** Reads the entry at `offset`: a full object, or a delta with its base reference. */
+  /** Reads the entry at `offset`: a full object, or a delta with its base reference. Throws on a damaged entry. */
   entry(offset: number): { type: number; size: number; data: Buffer; baseOffset?: number; baseOid?: string } {
     if (this.packFd < 0) this.packFd = openSync(this.idxPath.replace(/\.idx$/, '.pack'), 'r');
     let head = this.readAt(this.packFd, offset, 32);
@@ -107,6 +116,7 @@ class Pack {
       head = this.readAt(this.packFd, offset + p, want);
       try {
         const data = inflateSync(head);
+        if (data.length !== size) throw new Error(`entry at ${offset} inflates to ${data.length} bytes, not ${size}`);
         return { type, size, data, baseOffset, baseOid };
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'Z_BUF_ERROR' || head.length < want) throw e;
@@ -163,17 +173,46 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   return out;
 }
 
+/** The type and contents of a loose object file, or an Error saying what is wrong with it. */
+function parseLoose(raw: Buffer): GitObject | Error {
+  let body: Buffer;
+  try {
+    body = inflateSync(raw);
+  } catch (e) {
+    return e as Error;
+  }
+  const sp = body.indexOf(0x20);
+  const nul = sp < 0 ? -1 : body.indexOf(0, sp);
+  const type = sp < 0 ? '' : body.toString('latin1', 0, sp);
+  const size = nul < 0 ? NaN : Number(body.toString('latin1', sp + 1, nul));
+  if (!['commit', 'tree', 'blob', 'tag'].includes(type) || !/^\d+$/.test(body.toString('latin1', sp + 1, nul)) || body.length - nul - 1 !== size) {
+    return new Error('bad object header');
+  }
+  return { type: type as ObjectType, data: body.subarray(nul + 1) };
+}
+
 export class InProcessObjects {
   private packs: Pack[] | null = null;
+  private packDirStamps = '';
   private dirs: string[];
   private bases = new Map<string, { type: number; data: Buffer }>();
 
   constructor(objectsDir: string) {
-    this.dirs = [objectsDir, ...alternates(objectsDir)];
+    this.dirs = objectStores(objectsDir);
+  }
+
+  /** The object stores read, the repository's own first (for tests and diagnostics). */
+  get stores(): readonly string[] {
+    return this.dirs;
+  }
+
+  private stamps(): string {
+    return this.dirs.map((d) => statSync(join(d, 'pack'), { throwIfNoEntry: false })?.mtimeMs ?? 0).join(',');
   }
 
   private loadPacks(): Pack[] {
     if (this.packs) return this.packs;
+    this.packDirStamps = this.stamps();
     const found: { path: string; mtime: number }[] = [];
     for (const d of this.dirs) {
       let names: string[] = [];
@@ -193,8 +232,13 @@ export class InProcessObjects {
     return this.packs;
   }
 
-  /** The object, or null when it is not here (or not readable in-process). */
+  /**
+   * The object; null when it is in none of the stores; throws ReaderDeclined when only git
+   * can tell, CorruptObject when every copy found is damaged (git reports the same object
+   * as missing in `cat-file --batch`: corruption must not pass for absence).
+   */
   read(oid: string): GitObject | null {
+    let damaged: Error | null = null;
     for (const d of this.dirs) {
       let raw: Buffer;
       try {
@@ -202,25 +246,49 @@ export class InProcessObjects {
       } catch {
         continue;
       }
-      const body = inflateSync(raw);
-      const sp = body.indexOf(0x20);
-      const nul = body.indexOf(0, sp);
-      return { type: body.toString('latin1', 0, sp) as ObjectType, data: body.subarray(nul + 1) };
+      const obj = parseLoose(raw);
+      if (!(obj instanceof Error)) return obj;
+      damaged ??= obj;
     }
+    // git looks in packs first and falls back to a loose copy; a damaged loose copy with a
+    // good packed one is therefore no error.
+    const found = this.readPacked(oid);
+    if (found === 'declined') throw new ReaderDeclined(`a pack index this reader does not read may hold ${oid}`);
+    if (found instanceof Error) throw corrupt(oid, found.message);
+    if (found) return found;
+    if (damaged) throw corrupt(oid, damaged.message);
+    return null;
+  }
+
+  private readPacked(oid: string): GitObject | null | 'declined' | Error {
+    let undecided = false;
+    let damaged: Error | null = null;
     for (const pack of this.loadPacks()) {
       const off = pack.find(oid);
+      if (off === null) {
+        undecided = true;
+        continue;
+      }
       if (off < 0) continue;
-      const obj = this.resolveAt(pack, off, 0);
-      return obj && TYPES[obj.type] ? { type: TYPES[obj.type], data: obj.data } : null;
+      try {
+        const obj = this.resolveAt(pack, off, 0);
+        if (obj && TYPES[obj.type]) return { type: TYPES[obj.type], data: obj.data };
+        if (obj) damaged ??= new Error(`pack entry of type ${obj.type}`);
+        else undecided = true; // a REF_DELTA base git may find elsewhere
+      } catch (e) {
+        if (e instanceof ReaderDeclined) undecided = true;
+        else if (e instanceof CorruptObject) throw e;
+        else damaged ??= e as Error;
+      }
     }
-    return null;
+    return damaged ?? (undecided ? 'declined' : null);
   }
 
   private resolveAt(pack: Pack, offset: number, depth: number): { type: number; data: Buffer } | null {
     const key = `${pack.idxPath}:${offset}`;
     const hit = this.bases.get(key);
     if (hit) return hit;
-    if (depth > 100) throw new Error('delta chain too deep');
+    if (depth > 100) throw new ReaderDeclined('delta chain too deep');
     const e = pack.entry(offset);
     let result: { type: number; data: Buffer } | null;
     if (e.type === OFS_DELTA) {
@@ -241,26 +309,104 @@ export class InProcessObjects {
     return result;
   }
 
-  /** Forget the pack list (another process may have repacked). */
-  rescan(): void {
-    for (const p of this.packs ?? []) p.close();
-    this.packs = null;
+  /** Forget the pack list when another process may have repacked (a pack folder changed since it was read). */
+  rescan(): boolean {
+    if (this.packs && this.stamps() === this.packDirStamps) return false;
+    this.close();
+    return true;
   }
 
   close(): void {
-    this.rescan();
+    for (const p of this.packs ?? []) p.close();
+    this.packs = null;
   }
 }
 
-function alternates(objectsDir: string): string[] {
-  if (!existsSync(join(objectsDir, 'info', 'alternates'))) return [];
-  try {
-    return readFileSync(join(objectsDir, 'info', 'alternates'), 'utf8')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#'))
-      .map((l) => resolve(objectsDir, l));
-  } catch {
-    return [];
+/** unquote_c_style: a `"..."` entry of an alternates list; null for broken quoting (then it is read as written). */
+function unquoteC(s: string): { value: string; rest: string } | null {
+  if (!s.startsWith('"')) return null;
+  const esc: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"' };
+  const bytes: number[] = [];
+  const src = Buffer.from(s.slice(1), 'utf8');
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === 0x22) return { value: Buffer.from(bytes).toString('utf8'), rest: src.subarray(i + 1).toString('utf8') };
+    if (c !== 0x5c) {
+      bytes.push(c);
+      continue;
+    }
+    const n = String.fromCharCode(src[++i]);
+    if (n in esc) bytes.push(esc[n].charCodeAt(0));
+    else if (/[0-3]/.test(n) && /^[0-7]{2}$/.test(String.fromCharCode(src[i + 1], src[i + 2]))) {
+      bytes.push(parseInt(String.fromCharCode(src[i], src[i + 1], src[i + 2]), 8));
+      i += 2;
+    } else return null;
   }
+  return null;
+}
+
+/** parse_alt_odb_entry over a whole list: `#` comments, quoted entries, empty entries skipped. */
+function alternateEntries(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest) {
+    let entry = '';
+    const q = rest.startsWith('"') ? unquoteC(rest) : null;
+    if (rest.startsWith('#')) {
+      const end = rest.indexOf(sep);
+      rest = end < 0 ? '' : rest.slice(end + 1);
+      continue;
+    } else if (q) {
+      entry = q.value;
+      rest = q.rest.slice(1); // git skips the one character after the closing quote
+    } else {
+      const end = rest.indexOf(sep);
+      entry = end < 0 ? rest : rest.slice(0, end);
+      rest = end < 0 ? '' : rest.slice(end + 1);
+    }
+    if (entry) out.push(entry);
+  }
+  return out;
+}
+
+function realDir(p: string): string | null {
+  try {
+    const r = realpathSync.native(p);
+    return statSync(r).isDirectory() ? r.replace(/\/+$/, '') || '/' : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The object stores git reads for `objectsDir` (object-file.c prepare_alt_odb): the
+ * repository's own, then GIT_ALTERNATE_OBJECT_DIRECTORIES and info/alternates, each
+ * alternate's own alternates after it, five levels deep at most, every store once.
+ */
+export function objectStores(objectsDir: string): string[] {
+  const own = realDir(objectsDir) ?? objectsDir;
+  const stores = [objectsDir];
+  const seen = new Set([own]);
+  const link = (list: string, sep: string, base: string | null, depth: number) => {
+    if (!list || depth > 5) return;
+    for (const entry of alternateEntries(list, sep)) {
+      const path = realDir(isAbsolute(entry) || !base ? entry : join(realDir(base) ?? base, entry));
+      if (!path || seen.has(path)) continue;
+      seen.add(path);
+      stores.push(path);
+      readInfo(path, depth + 1);
+    }
+  };
+  const readInfo = (store: string, depth: number) => {
+    let text: string;
+    try {
+      text = readFileSync(join(store, 'info', 'alternates'), 'utf8');
+    } catch {
+      return;
+    }
+    link(text, '\n', store, depth);
+  };
+  link(process.env.GIT_ALTERNATE_OBJECT_DIRECTORIES ?? '', ':', null, 0);
+  readInfo(objectsDir, 0);
+  return stores;
 }

@@ -5,9 +5,10 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { git, runGit, pipeGit, firstLine } from './exec.js';
 import { GitObjectStore } from './object-store.js';
-import { discoverInProcess } from './discover.js';
-import { readConfigInProcess } from './config-file.js';
-import { NotARepository, UnsupportedRepository, GitFailed } from '../errors.js';
+import { discoverInProcess, type Refusal } from './discover.js';
+import { canonicalKey, readConfigInProcess, readRepoFormat } from './config-file.js';
+import { shellQuotePretty } from './safe-directory.js';
+import { NotARepository, UnsupportedRepository, UntrustedRepository, GitFailed } from '../errors.js';
 import { checkListValues, noteConfigWarning } from './config-values.js';
 
 export const NOTES_REF = 'refs/notes/handoff';
@@ -31,6 +32,25 @@ function classifyUpdateRefError(stderr: string): CasResult {
   throw new GitFailed(`git update-ref failed: ${firstLine(stderr)}`);
 }
 
+/** The one line a refused repository gets, naming the path and git's own fix. */
+function untrusted(r: Refusal): UntrustedRepository {
+  if (r.refused === 'bare-disallowed') {
+    return new UntrustedRepository(`cannot use bare repository '${r.path}' (safe.bareRepository is 'explicit'); name it explicitly: GIT_DIR=${shellQuotePretty(r.path)} git handoff ...`, { path: r.path, reason: 'safe.bareRepository' });
+  }
+  return new UntrustedRepository(
+    `detected dubious ownership in repository at '${r.path}' (another user owns it); to trust it: git config --global --add safe.directory ${shellQuotePretty(r.path)}`,
+    { path: r.path, reason: 'ownership' },
+  );
+}
+
+/** git's own refusal in its stderr, when discovery was left to git. */
+function refusalIn(stderr: string): Refusal | null {
+  const dubious = /detected dubious ownership in repository at '(.*)'\n/.exec(stderr);
+  if (dubious) return { refused: 'dubious', path: dubious[1] };
+  const bare = /cannot use bare repository '(.*)' \(safe\.bareRepository/.exec(stderr);
+  return bare ? { refused: 'bare-disallowed', path: bare[1] } : null;
+}
+
 export interface RepoPaths {
   gitDir: string;
   commonDir: string;
@@ -41,6 +61,10 @@ export interface RepoPaths {
 export class Repo {
   readonly objects: GitObjectStore;
   private configCache: Map<string, string[]> | null = null;
+  /** false where refs are not plain files (reftable): every ref read goes through git. */
+  private refsOnDisk = true;
+  /** HEAD's branch as git reported it, where refs are not on disk */
+  private headRef: string | null = null;
 
   private constructor(readonly paths: RepoPaths, readonly cwd: string) {
     const objectsDir = process.env.GIT_OBJECT_DIRECTORY || join(paths.commonDir, 'objects');
@@ -57,22 +81,32 @@ export class Repo {
     return this.paths.workTree === null;
   }
 
-  /** Finds the repository containing `cwd`; refuses outside one and in SHA-256 repositories. */
+  /**
+   * Finds the repository containing `cwd`; refuses outside one, in SHA-256 repositories,
+   * and wherever git itself refuses (dubious ownership, safe.bareRepository): git is never
+   * started with an explicit GIT_DIR on a repository it would not open by itself.
+   */
   static async discover(cwd = process.cwd()): Promise<Repo> {
     const fast = discoverInProcess(cwd);
+    if (fast && 'refused' in fast) throw untrusted(fast);
     if (fast) {
       if (fast.objectFormat !== 'sha1') {
         throw new UnsupportedRepository(`this repository uses ${fast.objectFormat} object ids; git-handoff supports sha1 repositories only`);
       }
       return new Repo({ gitDir: fast.gitDir, commonDir: fast.commonDir, workTree: fast.workTree }, cwd);
     }
+    // No GIT_DIR here: git discovers the repository itself and applies its own checks.
     const r = await runGit(
       ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository', '--show-object-format', '--show-toplevel'],
       { cwd, readOnly: true },
     );
     const lines = r.stdout.toString('utf8').split('\n');
     if (lines.length < 4 || !lines[0]) {
-      throw new NotARepository(`not a git repository: ${cwd}`, { cwd });
+      const refusal = refusalIn(r.stderr);
+      if (refusal) throw untrusted(refusal);
+      // git's reason when it is more than "not a repository" (an unknown extension, a bad .git file).
+      const why = firstLine(r.stderr).replace(/^fatal:\s*/, '');
+      throw new NotARepository(why && !/^not a git repository/.test(why) ? `not a usable git repository: ${cwd} (git: ${why})` : `not a git repository: ${cwd}`, { cwd });
     }
     const [gitDir, commonDir, bare, format, top] = lines;
     if (format !== 'sha1') {
@@ -80,7 +114,15 @@ export class Repo {
     }
     // --show-toplevel fails (after printing the rest) in a bare repository or inside .git.
     const workTree = bare === 'true' || r.code !== 0 || !top ? null : top;
-    return new Repo({ gitDir, commonDir, workTree }, cwd);
+    const repo = new Repo({ gitDir, commonDir, workTree }, cwd);
+    // Refs stored other than as files (reftable), or a format this process cannot read: git answers for refs.
+    if (!readRepoFormat(gitDir, commonDir)) {
+      repo.refsOnDisk = false;
+      const head = await repo.runGit(['symbolic-ref', '-q', 'HEAD'], { readOnly: true });
+      const m = /^refs\/heads\/(.+)$/.exec(head.stdout.toString('utf8').trim());
+      repo.headRef = head.code === 0 && m ? m[1] : null;
+    }
+    return repo;
   }
 
   /** Runs git in this repository. */
@@ -96,7 +138,7 @@ export class Repo {
     return runGit(args, { cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env }, input: opts.input, readOnly: opts.readOnly });
   }
 
-  /** All config values, read once per process (`git config -l -z`). Keys are lower-cased as git prints them. */
+  /** All config values, read once per process (`git config -l -z`). Keys are spelled as git prints them: section and name lower-cased, a subsection as written. */
   async config(): Promise<Map<string, string[]>> {
     if (this.configCache) return this.configCache;
     const inProcess = readConfigInProcess(this.paths.commonDir, this.paths.gitDir);
@@ -106,7 +148,7 @@ export class Repo {
     for (const item of r.stdout.toString('utf8').split('\0')) {
       if (!item) continue;
       const nl = item.indexOf('\n');
-      const key = (nl < 0 ? item : item.slice(0, nl)).toLowerCase();
+      const key = nl < 0 ? item : item.slice(0, nl);
       const value = nl < 0 ? 'true' : item.slice(nl + 1);
       const list = map.get(key) ?? [];
       list.push(value);
@@ -116,13 +158,14 @@ export class Repo {
     return map;
   }
 
+  /** The last value of `key` (`remote.Origin.url` and `remote.origin.url` are two keys, as in git). */
   async configGet(key: string): Promise<string | undefined> {
-    const v = (await this.config()).get(key.toLowerCase());
+    const v = (await this.config()).get(canonicalKey(key) ?? key.toLowerCase());
     return v?.[v.length - 1];
   }
 
   async configAll(key: string): Promise<string[]> {
-    const values = (await this.config()).get(key.toLowerCase()) ?? [];
+    const values = (await this.config()).get(canonicalKey(key) ?? key.toLowerCase()) ?? [];
     checkListValues(key, values);
     return values;
   }
@@ -151,6 +194,7 @@ export class Repo {
 
   /** The branch HEAD points at (short name), or null when detached. */
   headBranch(): string | null {
+    if (!this.refsOnDisk) return this.headRef;
     try {
       const head = readFileSync(join(this.gitDir, 'HEAD'), 'utf8').trim();
       const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
@@ -178,7 +222,7 @@ export class Repo {
 
   /** undefined means "could not tell in-process". */
   private readRefFile(ref: string, depth: number): string | null | undefined {
-    if (depth > 5) return undefined;
+    if (depth > 5 || !this.refsOnDisk) return undefined;
     const dir = ref === 'HEAD' || ref.startsWith('refs/bisect') || ref.startsWith('refs/worktree') ? this.gitDir : this.paths.commonDir;
     let text: string | null = null;
     try {
@@ -196,21 +240,12 @@ export class Repo {
     try {
       packed = readFileSync(join(this.paths.commonDir, 'packed-refs'), 'utf8');
     } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? (this.usesFilesBackend() ? null : undefined) : undefined;
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
     }
     for (const line of packed.split('\n')) {
       if (line.length > 41 && line.endsWith(` ${ref}`) && line[40] === ' ') return line.slice(0, 40);
     }
-    return this.usesFilesBackend() ? null : undefined;
-  }
-
-  private usesFilesBackend(): boolean {
-    // A reftable repository keeps no loose refs; let git answer for it.
-    try {
-      return !/refstorage\s*=\s*reftable/i.test(readFileSync(join(this.paths.commonDir, 'config'), 'utf8'));
-    } catch {
-      return true;
-    }
+    return null;
   }
 
   /** Absolute path inside the work tree (or null in a bare repository). */

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
-import { discoverInProcess } from '../../src/git/discover.js';
+import { discoverInProcess, type Discovered } from '../../src/git/discover.js';
 import { parseConfigText, readConfigInProcess } from '../../src/git/config-file.js';
 import { InProcessObjects } from '../../src/git/packs.js';
 
@@ -52,7 +52,7 @@ describe('in-process repository discovery agrees with git rev-parse', () => {
     ['GIT_DIR as a hook in a linked worktree sees it', () => wt, { GIT_DIR: join(repo.dir, '.git/worktrees/linked') }],
   ] as [string, () => string, NodeJS.ProcessEnv][])('%s', (_name, cwd, env) => {
     const dir = cwd();
-    const ours = withEnv({ ...isolatedEnv(), ...env }, () => discoverInProcess(dir));
+    const ours = withEnv({ ...isolatedEnv(), ...env }, () => discoverInProcess(dir)) as Discovered | null;
     expect(ours).not.toBeNull();
     const theirs = revParse(dir, env);
     expect({ gitDir: ours!.gitDir, commonDir: ours!.commonDir, workTree: ours!.workTree }).toEqual(theirs);
@@ -67,7 +67,7 @@ describe('in-process repository discovery agrees with git rev-parse', () => {
   it('reports the object format of a SHA-256 repository', () => {
     const dir = tempDir();
     execFileSync('git', ['init', '-q', '--object-format=sha256', dir], { env: isolatedEnv() });
-    expect(withEnv(isolatedEnv(), () => discoverInProcess(dir))?.objectFormat).toBe('sha256');
+    expect((withEnv(isolatedEnv(), () => discoverInProcess(dir)) as Discovered | null)?.objectFormat).toBe('sha256');
   });
 });
 
@@ -103,7 +103,7 @@ describe('in-process config agrees with git config -l', () => {
       .filter(Boolean)
       .map((kv) => {
         const nl = kv.indexOf('\n');
-        return [kv.slice(0, nl < 0 ? undefined : nl).toLowerCase(), nl < 0 ? 'true' : kv.slice(nl + 1)];
+        return [kv.slice(0, nl < 0 ? undefined : nl), nl < 0 ? 'true' : kv.slice(nl + 1)];
       });
     const ours = withEnv(isolatedEnv(), () => readConfigInProcess(join(repo.dir, '.git'), join(repo.dir, '.git')));
     expect(ours).not.toBeNull();
