@@ -105,7 +105,7 @@ export class Repo {
       const refusal = refusalIn(r.stderr);
       if (refusal) throw untrusted(refusal);
       // git's reason when it is more than "not a repository" (an unknown extension, a bad .git file).
-      const why = firstLine(r.stderr).replace(/^fatal:\s*/, '');
+      const why = (/^fatal: (.*(?:\n\t.*)*)/m.exec(r.stderr)?.[1] ?? '').replace(/\n\t/g, ' ').trim();
       throw new NotARepository(why && !/^not a git repository/.test(why) ? `not a usable git repository: ${cwd} (git: ${why})` : `not a git repository: ${cwd}`, { cwd });
     }
     const [gitDir, commonDir, bare, format, top] = lines;
