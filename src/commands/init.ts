@@ -53,6 +53,6 @@ export function report(io: Io, json: boolean, steps: PlannedStep[], o: { dryRun:
   }
   const changes = steps.filter((s) => s.kind !== 'notice');
   io.out(`${o.done}\n`);
-  for (const s of changes) io.out(`  ${s.summary}\n`);
+  for (const s of changes) if (s.summary) io.out(`  ${s.summary}\n`);
   for (const s of steps) if (s.kind === 'notice') io.out(`note: ${s.summary}\n`);
 }

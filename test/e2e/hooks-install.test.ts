@@ -169,16 +169,17 @@ describe('init / uninstall (plain hooks folder)', () => {
     expect(repo.git('config', '--get', 'notes.rewriteRef').trim()).toBe('refs/notes/handof[f]');
   });
 
-  it('a hooks folder outside the repository (core.hooksPath) is used and named', () => {
+  it('a hooks folder outside the repository (core.hooksPath) is named and left untouched', () => {
     const repo = TestRepo.init();
     repo.commit('chore: start');
     const shared = tempDir('handoff-hooks-');
     repo.git('config', 'core.hooksPath', shared);
     const r = handoff(repo, ['init']);
-    expect(r.stdout).toContain(`note: the hooks folder ${shared} (core.hooksPath) is outside this repository`);
-    expect(readFileSync(join(shared, 'post-commit'), 'utf8')).toContain('git-handoff hook shim');
-    handoff(repo, ['uninstall']);
+    expect(r.stdout).toContain(`its scripts run the hooks in ${shared} first, and ${shared} itself is left untouched`);
     expect(existsSync(join(shared, 'post-commit'))).toBe(false);
+    expect(readFileSync(join(repo.dir, '.git/handoff/hooks/post-commit'), 'utf8')).toContain('git-handoff hook shim');
+    handoff(repo, ['uninstall']);
+    expect(repo.git('config', 'core.hooksPath').trim()).toBe(shared);
   });
 
   it('refuses a bare repository and works from a subfolder and a linked worktree', () => {

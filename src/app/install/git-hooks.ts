@@ -5,11 +5,17 @@
  *   still counts);
  * - husky (core.hooksPath = .husky/_ or .husky): a marked block in `.husky/<hook>`, never in
  *   `.husky/_`, which husky regenerates;
- * - lefthook (lefthook.yml / .yaml at the top): our commands in its config.
+ * - lefthook (lefthook.yml / .yaml at the top): our commands in its config;
+ * - redirect (core.hooksPath names a folder outside the git dir: a tracked `.githooks`, a
+ *   relative folder each linked worktree checks out on its own, a global folder other
+ *   repositories share): that folder is never touched. This repository's local
+ *   core.hooksPath points at `<common-dir>/handoff/hooks`, where a forwarder per hook runs
+ *   the hook of the same name in the folder (relative folders from each worktree's top),
+ *   and our shims chain the forwarder as `<hook>.pre-handoff`.
  * Other installers add a hook of their own with `planHook(ctx, name)` (e.g. sync: pre-push).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import {
   SHIM_MARKER,
   hasBlock,
@@ -26,28 +32,97 @@ export const GIT_HOOKS = ['post-commit', 'prepare-commit-msg', 'post-rewrite'] a
 export const CHAINED_SUFFIX = '.pre-handoff';
 export const LEFTHOOK_FILES = ['lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.lefthook.yaml'];
 
+/**
+ * The hooks a redirect forwards to the folder core.hooksPath named: every client-side hook
+ * (a teammate may add one to a tracked folder later; a forwarder whose hook is absent exits
+ * 0, as git does for a missing hook), and the rest only when the folder has them (their mere
+ * presence changes what git does, or they run on every ref update).
+ */
+export const FORWARDED_HOOKS = [
+  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg',
+  'post-commit', 'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'post-rewrite', 'pre-auto-gc', 'sendemail-validate',
+];
+export const FORWARDED_IF_PRESENT = ['reference-transaction', 'post-index-change', 'push-to-checkout', 'pre-receive', 'update', 'proc-receive', 'post-receive', 'post-update'];
+export const FORWARDER_MARKER = 'git-handoff hook forwarder';
+
 export type HookLayout =
   | { kind: 'plain'; dir: string }
   | { kind: 'husky'; dir: string }
-  | { kind: 'lefthook'; file: string };
+  | { kind: 'lefthook'; file: string }
+  | { kind: 'redirect'; dir: string; target: string | null; targetDir: string | null };
 
-type Recipe = { layout: 'plain'; hook: string; chained: boolean } | { layout: 'chained'; hook: string } | { layout: 'husky' } | { layout: 'lefthook' };
+type Recipe =
+  | { layout: 'plain'; hook: string; chained: boolean }
+  | { layout: 'chained'; hook: string }
+  | { layout: 'husky' }
+  | { layout: 'lefthook' }
+  | { layout: 'forward'; hook: string };
+
+/** Our own hooks folder, for the redirect layout. */
+export function redirectDir(ctx: PlanContext): string {
+  return join(ctx.repo.paths.commonDir, 'handoff', 'hooks');
+}
+
+function inside(path: string, root: string): boolean {
+  const r = relative(root, path);
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+}
 
 /** Where hooks go in this repository. */
 export async function hookLayout(ctx: PlanContext): Promise<HookLayout> {
   const dir = await ctx.hooksDir();
-  const hooksPath = (await ctx.configAll('core.hooksPath')).at(-1);
+  const values = await ctx.configAll('core.hooksPath');
+  const hooksPath = values.at(-1);
+  const ours = redirectDir(ctx);
+  const top = ctx.repo.workTree;
+  if (hooksPath && resolve(dir) === ours) {
+    // Redirected by an earlier init: the folder it forwards to is the value it replaced.
+    const recorded = ctx.record?.config.find((c) => c.key.toLowerCase() === 'core.hookspath' && resolve(c.value) === ours);
+    const target = recorded ? (recorded.previous ?? values.filter((v) => resolve(v) !== ours).at(-1) ?? null) : (values.filter((v) => resolve(v) !== ours).at(-1) ?? null);
+    return { kind: 'redirect', dir: ours, target, targetDir: target === null ? null : resolve(top ?? ctx.repo.paths.commonDir, target) };
+  }
   if (hooksPath) {
     // husky 9 points git at .husky/_ and runs .husky/<hook>; husky 4-8 at .husky itself.
     if (basename(dir) === '_' && basename(dirname(dir)) === '.husky') return { kind: 'husky', dir: dirname(dir) };
     if (basename(dir) === '.husky' && existsSync(join(dir, '_', 'husky.sh'))) return { kind: 'husky', dir };
   }
-  const top = ctx.repo.workTree;
-  if (top && !hooksPath) {
+  if (top) {
+    // lefthook installs into core.hooksPath when set: its config is the way in either way.
     const file = LEFTHOOK_FILES.map((f) => join(top, f)).find((f) => existsSync(f));
     if (file) return { kind: 'lefthook', file };
   }
+  if (hooksPath && !inside(dir, ctx.repo.paths.commonDir)) {
+    // A relative value stays relative: each worktree runs the folder it checked out.
+    const target = isAbsolute(hooksPath) || hooksPath.startsWith('~') ? dir : hooksPath;
+    return { kind: 'redirect', dir: ours, target, targetDir: dir };
+  }
   return { kind: 'plain', dir };
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The forwarder script: runs the hook of its own name in `target`. */
+export function forwarderSource(target: string): Buffer {
+  return Buffer.from(
+    [
+      '#!/bin/sh',
+      `# ${FORWARDER_MARKER}. \`git handoff init\` pointed core.hooksPath here for this repository`,
+      '# only and left the folder below untouched; this runs its hook of the same name, with the',
+      '# same arguments and input, and its exit status is this hook\'s. `git handoff uninstall`',
+      '# points core.hooksPath back there.',
+      'hook=${0##*/}',
+      `hook=${shellQuote(target)}/\${hook%${CHAINED_SUFFIX}}`,
+      '[ -x "$hook" ] || exit 0',
+      'exec "$hook" "$@"',
+      '',
+    ].join('\n'),
+  );
+}
+
+export function isOurForwarder(data: Buffer | null): boolean {
+  return data !== null && data.subarray(0, 200).toString('utf8').includes(FORWARDER_MARKER);
 }
 
 export function shimSource(ctx: PlanContext, hook: string): Buffer {
@@ -82,6 +157,7 @@ export async function planHook(ctx: PlanContext, hook: string, layout?: HookLayo
     if (next === text) return [];
     return [{ kind: 'file', path: where.file, content: Buffer.from(next), summary: `add git-handoff to ${hook} in ${rel(ctx, where.file)} (run 'lefthook install' if its hooks are not installed)`, recipe: { layout: 'lefthook' } satisfies Recipe }];
   }
+  if (where.kind === 'redirect') return planRedirectedHook(ctx, hook, where);
   const path = join(where.dir, hook);
   const shim = shimSource(ctx, hook);
   const current = ctx.read(path);
@@ -103,6 +179,58 @@ export async function planHook(ctx: PlanContext, hook: string, layout?: HookLayo
   ];
 }
 
+/** Our shim in our own folder, chaining the forwarder to the folder core.hooksPath named. */
+function planRedirectedHook(ctx: PlanContext, hook: string, where: Extract<HookLayout, { kind: 'redirect' }>): Step[] {
+  const path = join(where.dir, hook);
+  const chainedPath = path + CHAINED_SUFFIX;
+  const shim = shimSource(ctx, hook);
+  const current = ctx.read(path);
+  const steps: Step[] = [];
+  if (where.target !== null) {
+    const fwd = forwarderSource(where.target);
+    const chained = ctx.read(chainedPath);
+    if (!(chained?.equals(fwd) && ctx.mode(chainedPath)! & 0o100) && (chained === null || isOurForwarder(chained))) {
+      steps.push({ kind: 'file', path: chainedPath, content: fwd, mode: 0o755, summary: `create ${rel(ctx, chainedPath)}: runs ${where.target}/${hook} first (its exit status counts)`, recipe: { layout: 'chained', hook } satisfies Recipe });
+    }
+  }
+  if (!(current?.equals(shim) && ctx.mode(path)! & 0o100)) {
+    steps.push({ kind: 'file', path, content: shim, mode: 0o755, summary: `${isOurShim(current) ? 'update' : 'create'} ${rel(ctx, path)}`, recipe: { layout: 'plain', hook, chained: where.target !== null } satisfies Recipe });
+  }
+  return steps;
+}
+
+/** The forwarders and the config step of the redirect layout (our own hooks are planned by planHook). */
+function planRedirect(ctx: PlanContext, where: Extract<HookLayout, { kind: 'redirect' }>, own: readonly string[]): Step[] {
+  const steps: Step[] = [];
+  if (where.target !== null) {
+    let present: string[] = [];
+    try {
+      present = where.targetDir ? readdirSync(where.targetDir) : [];
+    } catch {
+      /* the folder is not there (yet) */
+    }
+    const names = [...FORWARDED_HOOKS, ...FORWARDED_IF_PRESENT.filter((h) => present.includes(h))];
+    const fwd = forwarderSource(where.target);
+    const made: string[] = [];
+    for (const hook of names) {
+      if (own.includes(hook)) continue;
+      const path = join(where.dir, hook);
+      const current = ctx.read(path);
+      if (isOurShim(current) || (current?.equals(fwd) && ctx.mode(path)! & 0o100)) continue;
+      if (current !== null && !isOurForwarder(current)) continue; // someone else's file in our folder: leave it
+      made.push(hook);
+      steps.push({ kind: 'file', path, content: fwd, mode: 0o755, summary: `create ${rel(ctx, path)}`, recipe: { layout: 'forward', hook } satisfies Recipe });
+    }
+    if (made.length > 3) {
+      // One line for the forwarders, not one each.
+      const first = steps.findIndex((s) => s.kind === 'file');
+      for (const s of steps) if (s.kind === 'file') s.summary = '';
+      steps[first].summary = `create forwarders in ${rel(ctx, where.dir)} for ${made.join(', ')}: each runs the hook of its name in ${where.target}`;
+    }
+  }
+  return steps;
+}
+
 function rel(ctx: PlanContext, path: string): string {
   const top = ctx.repo.workTree;
   return top && path.startsWith(`${top}/`) ? path.slice(top.length + 1) : path;
@@ -122,7 +250,12 @@ export function planShimRemoval(ctx: PlanContext, path: string, opts: { changed?
   let chained = ctx.read(chainedPath);
   const since = opts.changed ? ' (it changed after init)' : '';
   const putBack = (slot: string) => {
-    if (chained) {
+    if (chained && isOurForwarder(chained)) {
+      // Our own folder (redirect layout): the forwarder goes with the shim.
+      steps.push({ kind: 'file', path: slot, content: null, summary: `remove ${rel(ctx, slot)}` });
+      steps.push({ kind: 'file', path: chainedPath, content: null, summary: `remove ${rel(ctx, chainedPath)}` });
+      chained = null;
+    } else if (chained) {
       steps.push({ kind: 'file', path: slot, content: chained, mode: ctx.mode(chainedPath) ?? 0o755, summary: `put ${rel(ctx, chainedPath)} back as ${rel(ctx, slot)}` });
       steps.push({ kind: 'file', path: chainedPath, content: null, summary: `remove ${rel(ctx, chainedPath)}` });
       chained = null;
@@ -131,6 +264,12 @@ export function planShimRemoval(ctx: PlanContext, path: string, opts: { changed?
     }
   };
   const current = ctx.read(path);
+  const repoRoots = [ctx.repo.paths.commonDir, ...(ctx.repo.workTree ? [ctx.repo.workTree] : [])];
+  if (isOurShim(current) && !repoRoots.some((r) => inside(path, r))) {
+    // Put there by an older version in a folder other repositories may share (a global
+    // core.hooksPath): they may still run it, so it stays.
+    return [{ kind: 'notice', summary: `left ${path} as it is: its folder is outside this repository and other repositories may run it; delete it once none does` }];
+  }
   if (isOurShim(current)) putBack(path);
   else if (current) steps.push({ kind: 'notice', summary: `left ${rel(ctx, path)} as it is: it is no longer git-handoff's shim (someone or another tool replaced it)` });
   for (const suffix of MOVED_SUFFIXES) {
@@ -163,8 +302,12 @@ export const gitHooksInstaller: Installer = {
         steps.push(s);
       }
     }
-    if (layout.kind === 'plain' && !layout.dir.startsWith(ctx.repo.paths.commonDir) && !(ctx.repo.workTree && layout.dir.startsWith(ctx.repo.workTree)) && steps.length) {
-      steps.push({ kind: 'notice', summary: `the hooks folder ${layout.dir} (core.hooksPath) is outside this repository: the hooks run in every repository that uses it` });
+    if (layout.kind === 'redirect') {
+      steps.push(...planRedirect(view, layout, GIT_HOOKS));
+      if (resolve(await ctx.hooksDir()) !== layout.dir) {
+        const why = layout.target === null ? '' : `; its scripts run the hooks in ${layout.target} first, and ${layout.target} itself is left untouched`;
+        steps.push({ kind: 'config', key: 'core.hooksPath', value: layout.dir, action: 'set', summary: `point core.hooksPath at ${rel(ctx, layout.dir)} for this repository only${why}` });
+      }
     }
     return steps;
   },
@@ -203,16 +346,20 @@ export const gitHooksInstaller: Installer = {
         const text = ctx.read(path)?.toString('utf8');
         if (text && hasBlock(text)) steps.push({ kind: 'file', path, content: Buffer.from(withoutBlock(text)), summary: `take the git-handoff block out of ${rel(ctx, path)}` });
       } else if (layout.kind === 'plain') {
-        const path = join(layout.dir, hook);
-        if (!isOurShim(ctx.read(path))) continue;
-        const chained = ctx.read(path + CHAINED_SUFFIX);
-        if (chained) {
-          steps.push({ kind: 'file', path, content: chained, mode: ctx.mode(path + CHAINED_SUFFIX) ?? 0o755, summary: `put ${rel(ctx, path + CHAINED_SUFFIX)} back as ${rel(ctx, path)}` });
-          steps.push({ kind: 'file', path: path + CHAINED_SUFFIX, content: null, summary: `remove ${rel(ctx, path + CHAINED_SUFFIX)}` });
-        } else {
-          steps.push({ kind: 'file', path, content: null, summary: `remove ${rel(ctx, path)}` });
-        }
+        steps.push(...planShimRemoval(ctx, join(layout.dir, hook)).filter((s) => s.kind === 'file'));
       }
+    }
+    if (layout.kind === 'redirect') {
+      let names: string[] = [];
+      try {
+        names = readdirSync(layout.dir);
+      } catch {}
+      for (const name of names) {
+        const path = join(layout.dir, name);
+        const data = ctx.read(path);
+        if (isOurShim(data) || isOurForwarder(data)) steps.push({ kind: 'file', path, content: null, summary: `remove ${rel(ctx, path)}` });
+      }
+      steps.push({ kind: 'config', key: 'core.hooksPath', value: layout.dir, action: 'unset', summary: `unset core.hooksPath=${rel(ctx, layout.dir)}` });
     }
     if (layout.kind === 'lefthook') {
       const text = ctx.read(layout.file)?.toString('utf8');

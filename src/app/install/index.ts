@@ -187,6 +187,10 @@ export async function planUninstall(repo: Repo): Promise<{ steps: PlannedStep[];
       steps.push({ kind: 'file', installer: f.installer, path: abs, content: undo, ...(undo === null ? prune : {}), summary: `${undo === null ? 'remove' : 'take our part out of'} ${shown} (${since})` });
     }
   }
+  // Folders init created go once empty, whichever step empties them.
+  const created = record.files.flatMap((f) => (f.dirsCreated ? parentDirs(resolveRecordPath(repo, f), f.dirsCreated) : []));
+  const lastRemoval = [...steps].reverse().find((s) => s.kind === 'file' && s.content === null && s.link === undefined);
+  if (lastRemoval && lastRemoval.kind === 'file' && created.length) lastRemoval.prune = [...new Set([...(lastRemoval.prune ?? []), ...created])];
   for (const c of [...record.config].reverse()) {
     const local = await configLocalAll(repo, c.key);
     if (!local.includes(c.value)) {
