@@ -26,6 +26,7 @@ import {
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { openItem, receiptTime, refuseSecrets, resolveLang, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
 import { buildSeed } from './seed.js';
+import { onlyHeadMoved } from '../core/seed-prompt.js';
 import { legacyReceiptIds } from './legacy-receipts.js';
 import { InvalidInput, Refused, TransitionRefused, UsageError, ValidationFailed } from '../errors.js';
 
@@ -218,7 +219,10 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
 
   // Last: the SEED section, rendered from the state just recorded.
   const seed = await buildSeed(ctx, next, lang, ctx.policy.effective, [receipt]);
-  const rewritten = replaceSeed(text, seed);
+  const fresh = replaceSeed(text, seed);
+  // Issue 11: committing the document moves HEAD, which the seed carries; a re-run whose
+  // document and receipt are unchanged must not dirty the work tree for that alone.
+  const rewritten = settled && head !== null && onlyHeadMoved(text, fresh, head) ? text : fresh;
   const seedWritten = rewritten !== text;
   if (seedWritten && !req.dryRun) writeAtomically(abs, rewritten, path);
   return {

@@ -28,15 +28,34 @@ function repositoryFolder(repo: Repo): string {
   return basename(common) === '.git' ? basename(dirname(common)) : basename(common).replace(/\.git$/, '');
 }
 
+/** The main work tree's path (the folder holding the common `.git`), else the git dir. */
+function repositoryPath(repo: Repo): string {
+  const common = repo.paths.commonDir;
+  return basename(common) === '.git' ? dirname(common) : common;
+}
+
+/**
+ * Project and repository (issue 11): the provider's `owner/repo` for a github item; for a
+ * local one the repository's own folder, and its hosted remote when origin is one (a path
+ * to a bare repository on this disk names nothing the next session needs), else its path.
+ */
 async function prefixOf(ctx: ItemContext, policy: Policy) {
   const pre = policy.seed.prefix;
   const origin = await ctx.repo.configGet('remote.origin.url');
-  const remote = origin ? remoteName(origin) : null;
+  const hosted = origin && isHostedUrl(origin) ? remoteName(origin) : null;
   const { ref } = ctx;
-  const project = pre.project ?? ref.repo ?? (remote ? basename(remote) : repositoryFolder(ctx.repo));
-  const repository = pre.repository ?? (ref.provider === 'github' ? `github.com/${ref.owner}/${ref.repo}` : (remote ?? '(local repository, no remote)'));
+  const github = ref.provider === 'github';
+  const project = pre.project ?? (github ? `${ref.owner}/${ref.repo}` : repositoryFolder(ctx.repo));
+  const repository = pre.repository ?? (github ? `github.com/${ref.owner}/${ref.repo}` : (hosted ?? repositoryPath(ctx.repo)));
   const rules = pre.rules ?? DEFAULT_RULE_FILES.filter((f) => existsSync(join(ctx.workTree, f)));
   return { project, repository, rules, report: pre.report };
+}
+
+/** A URL with a host (https, ssh, scp-like `host:path`), not a path or file:// on this machine. */
+function isHostedUrl(url: string): boolean {
+  const u = url.trim();
+  if (/^file:/i.test(u) || u.startsWith('/') || u.startsWith('.') || /^[a-z]:[\\/]/i.test(u)) return false;
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(u) || /^(?:[^@/]+@)?[^/:@]+:/.test(u);
 }
 
 /** The authorization with its recorded facts checked against now. */

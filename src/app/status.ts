@@ -9,11 +9,13 @@ import { ItemStore } from '../git/item-store.js';
 import { handoffDocPath, parseWorkItem, type ItemState, type WorkItemRef } from '../core/work-item.js';
 import { validateHandoffDoc, type DocProblem } from '../core/handoff-doc.js';
 import type { Receipt } from '../core/receipt.js';
-import { openItem, receiptsOf } from './work-items.js';
+import { openItem, providerProblem, receiptsOf, type ItemContext } from './work-items.js';
+import { remoteDisagreements } from '../core/remote-item.js';
+import type { RemoteItem } from '../providers/types.js';
 import { docFacts, readDoc } from './doc.js';
 import { authorizationOf } from './seed.js';
 import { untrustedNotice } from './policy.js';
-import { isHandoffError, Refused } from '../errors.js';
+import { isHandoffError, ProviderFailed, Refused } from '../errors.js';
 
 export interface ItemStatus {
   workItem: string;
@@ -24,6 +26,10 @@ export interface ItemStatus {
   problems: DocProblem[];
   receipts: Receipt[];
   authorization: { id: string; valid: boolean; reason: string | null; retriesLeft: number; scope: string | null } | null;
+  /** the issue and board fields as the tracker has them (github items; null for local ones) */
+  remote: RemoteItem | null;
+  /** how the tracker and our record differ, one phrase each (empty: they agree) */
+  disagreements: string[];
 }
 
 export async function itemStatus(repo: Repo, ref: WorkItemRef): Promise<{ status: ItemStatus; notice: string | null }> {
@@ -45,21 +51,40 @@ export async function itemStatus(repo: Repo, ref: WorkItemRef): Promise<{ status
   }
   const receipts = await receiptsOf(ctx.items, record);
   const auth = record ? await authorizationOf(ctx, record, receipts) : null;
+  const remote = await inspectRemote(ctx);
+  const handoffDoc = exists || record?.handoffDoc ? path : null;
+  const disagreements = remote ? remoteDisagreements({ state: ctx.state, handoffDoc: record?.handoffDoc ?? null }, remote, ctx.policy.effective.statusValues) : [];
   return {
     notice: untrustedNotice(ctx.policy),
     status: {
       workItem: ref.text,
       state: ctx.state,
       title: record?.title ?? null,
-      handoffDoc: exists || record?.handoffDoc ? path : null,
+      handoffDoc,
       valid: exists && problems.length === 0,
       problems,
       receipts,
       authorization: auth
         ? { id: auth.receipt.id, valid: auth.valid, reason: auth.reason, retriesLeft: auth.retriesLeft, scope: auth.receipt.scope ?? null }
         : null,
+      remote,
+      disagreements,
     },
   };
+}
+
+/**
+ * The tracker's side, read-only (the source design's `session status`): any failure, gh's
+ * own or an answer we cannot use, is an external step that failed (exit 4), never ours.
+ */
+async function inspectRemote(ctx: ItemContext): Promise<RemoteItem | null> {
+  try {
+    return await ctx.provider.inspect(ctx.ref);
+  } catch (e) {
+    const problem = providerProblem(e);
+    if (problem === null) throw e;
+    throw new ProviderFailed(`${ctx.ref.provider}: reading ${ctx.ref.text} failed: ${problem}; nothing was written; 'git handoff status' only reads, re-run it once gh works`, { step: 'read' });
+  }
 }
 
 /** Every item the notes know, github then local, by number. */

@@ -15,6 +15,13 @@ function itemJson(s: ItemStatus) {
     valid: s.valid,
     problems: s.problems,
     receipts: s.receipts.map((r) => JSON.parse(serializeReceipt(r))),
+    remote: s.remote && {
+      issue_state: s.remote.issueState,
+      title: s.remote.title,
+      status: s.remote.boardStatus,
+      handoff_doc: s.remote.boardHandoffDoc,
+    },
+    disagreements: s.disagreements,
     authorization: s.authorization && { id: s.authorization.id, valid: s.authorization.valid, reason: s.authorization.reason, retries_left: s.authorization.retriesLeft, scope: s.authorization.scope },
   };
 }
@@ -23,6 +30,14 @@ function render(s: ItemStatus): string {
   const lines = [`${s.workItem}: ${s.state}${s.title ? ` - ${s.title}` : ''}`];
   if (s.handoffDoc) lines.push(`  document: ${s.handoffDoc} (${s.valid ? 'valid' : `${s.problems.length} problem${s.problems.length === 1 ? '' : 's'}`})`);
   for (const p of s.problems) lines.push(`    ${p.line ? `line ${p.line}: ` : ''}${p.message}`);
+  if (s.remote) {
+    const r = s.remote;
+    const board = r.statusField ? `; board ${r.statusField}: ${r.boardStatus ?? '(not set)'}, ${r.handoffDocField}: ${r.boardHandoffDoc ?? '(not set)'}` : '';
+    lines.push(`  github: issue ${r.issueState.toLowerCase() || 'state unknown'}${r.title ? ` - ${r.title}` : ''}${board}`);
+  }
+  if (s.disagreements.length) {
+    lines.push(`  remote and local disagree: ${s.disagreements.join('; ')} (re-run the last work-item command to update GitHub, or correct the board by hand)`);
+  }
   if (s.authorization) {
     const a = s.authorization;
     lines.push(`  authorization: ${a.id} ${a.valid ? `valid, ${a.retriesLeft} retries left` : `void: ${a.reason}`}`);

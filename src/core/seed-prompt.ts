@@ -194,3 +194,23 @@ export function renderSeed(s: SeedInput): string {
   out.push(...(s.constraints.length ? s.constraints.map((c) => `- ${flat(c)}`) : [`  ${L.none}`]));
   return `${out.join('\n')}\n`;
 }
+
+/**
+ * True when `after` differs from `before` only in lines where another commit id stands in
+ * `before` for `head` in `after` (the SEED's head line, in any language).
+ */
+export function onlyHeadMoved(before: string, after: string, head: string): boolean {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  if (a.length !== b.length) return false;
+  let moved = false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    const at = b[i].indexOf(head);
+    if (at < 0) return false;
+    const old = a[i].slice(at, at + head.length);
+    if (!/^[0-9a-f]+$/.test(old) || a[i].slice(0, at) !== b[i].slice(0, at) || a[i].slice(at + head.length) !== b[i].slice(at + head.length)) return false;
+    moved = true;
+  }
+  return moved;
+}

@@ -7,7 +7,7 @@
  * lower-cased, as gh's own formatter writes them).
  */
 import { ghJson, GhFailed, type GhRunner } from './gh.js';
-import type { ItemDescription, PlannedStep, Provider, SyncRequest } from './types.js';
+import type { ItemDescription, PlannedStep, Provider, RemoteItem, SyncRequest } from './types.js';
 import type { WorkItemRef } from '../core/work-item.js';
 import type { CheckResult, PullRequestFacts, Receipt } from '../core/receipt.js';
 import type { Policy } from '../core/policy.js';
@@ -50,6 +50,7 @@ interface GhComment {
 }
 interface GhIssue {
   title?: string;
+  state?: string;
   body?: string;
   comments?: GhComment[];
 }
@@ -235,6 +236,19 @@ export class GitHubProvider implements Provider {
       steps.push({ step: 'status', needed: !same, detail: `set "${f.name}" to ${opt.name}`, run: edit(f.id, ['--single-select-option-id', opt.id]) });
     }
     return steps;
+  }
+
+  async inspect(ref: WorkItemRef): Promise<RemoteItem> {
+    const issue = await ghJson<GhIssue>(this.gh, ['issue', 'view', String(ref.number), ...this.repoArgs(ref), '--json', 'title,state']);
+    if (!issue || typeof issue !== 'object') throw new GhFailed(['issue', 'view'], `printed ${JSON.stringify(issue)}, not the issue`);
+    const out: RemoteItem = { issueState: String(issue.state ?? ''), title: issue.title ?? '', boardStatus: null, boardHandoffDoc: null, statusField: null, handoffDocField: null };
+    if (this.delivery.project === null) return out;
+    const view = await this.loadProject(ref);
+    const item = this.itemOf(view, ref);
+    const status = this.field(view, this.delivery.statusField ?? this.policy.fields.status);
+    const doc = this.field(view, this.policy.fields.handoffDoc);
+    const value = (f: GhField) => (typeof item[fieldKey(f.name)] === 'string' && item[fieldKey(f.name)] !== '' ? (item[fieldKey(f.name)] as string) : null);
+    return { ...out, boardStatus: value(status), boardHandoffDoc: value(doc), statusField: status.name, handoffDocField: doc.name };
   }
 
   async pullRequest(ref: WorkItemRef, branch: string): Promise<PullRequestFacts | null> {

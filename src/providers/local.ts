@@ -6,4 +6,5 @@ export const localProvider: Provider = {
   describe: async () => null,
   plan: async () => [],
   pullRequest: async () => null,
+  inspect: async () => null,
 };

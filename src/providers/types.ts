@@ -31,6 +31,19 @@ export interface ItemDescription {
   acceptance: string;
 }
 
+/** What the tracker says of an item (read-only; `status` compares it with our record). */
+export interface RemoteItem {
+  /** the issue's state as gh prints it: OPEN or CLOSED */
+  issueState: string;
+  title: string;
+  /** the board's status option and handoff-doc text; null without a project, or when unset */
+  boardStatus: string | null;
+  boardHandoffDoc: string | null;
+  /** the names of those two fields on the board */
+  statusField: string | null;
+  handoffDocField: string | null;
+}
+
 export interface Provider {
   readonly name: ProviderName;
   /** title and acceptance from the tracker; null when the tracker does not know them (local) */
@@ -39,4 +52,6 @@ export interface Provider {
   plan(req: SyncRequest): Promise<PlannedStep[]>;
   /** the open pull request of `branch` with its check results (null: none, or no tracker) */
   pullRequest(ref: WorkItemRef, branch: string): Promise<PullRequestFacts | null>;
+  /** the issue and its board fields as the tracker has them, read-only (null: no tracker) */
+  inspect(ref: WorkItemRef): Promise<RemoteItem | null>;
 }

@@ -3,8 +3,10 @@
  * packed CLI, with the exit code and the one line that names the cause and the next step.
  */
 import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { handoff } from '../helpers/cli.js';
-import { TestRepo } from '../helpers/repo.js';
+import { TestRepo, tempDir } from '../helpers/repo.js';
 
 function repoWithCommit(): TestRepo {
   const repo = TestRepo.init();
@@ -150,5 +152,25 @@ describe('messages that say what to do next', () => {
     const keys = (v: unknown, skip = false): string[] =>
       v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => (skip || k === 'receipt' || k === 'receipts' ? [] : [k, ...keys(x)])) : [];
     for (const r of [claim, doc, policy, status]) for (const k of keys(r.json)) expect(k, JSON.stringify(r.json)).toMatch(/^[a-z0-9_]+$/);
+  });
+});
+
+describe('the seed names the right repository', () => {
+  it("a local item in a work tree named scratch, whose origin is a bare repository on disk named remote: the work tree's name and path", () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'remote'));
+    mkdirSync(join(root, 'scratch'));
+    TestRepo.init({ bare: true, dir: join(root, 'remote') });
+    const repo = TestRepo.init({ dir: join(root, 'scratch') });
+    repo.commit('feat: start', { 'a.txt': 'a\n' });
+    repo.git('remote', 'add', 'origin', join(root, 'remote'));
+    expect(handoff(repo, ['claim', '--work-item', 'local:#2', '--title', 'Parse the config']).code).toBe(0);
+    const seed = handoff(repo, ['seed', '--work-item', 'local:#2']);
+    expect(seed.code, seed.stderr).toBe(0);
+    expect(seed.stdout).toContain(`Project: scratch\nRepository: ${join(root, 'scratch')}\n`);
+    expect(seed.stdout).not.toMatch(/Project: remote|Repository: .*remote/);
+    // The document's SEED section is the same prompt.
+    expect(handoff(repo, ['doc', '--work-item', 'local:#2', '--session', 's1']).code).toBe(0);
+    expect(readFileSync(join(repo.dir, 'docs/HANDOFF-2.md'), 'utf8')).toContain('Project: scratch\n');
   });
 });

@@ -335,7 +335,7 @@ describe('a local: work item, end to end', () => {
     for (const url of ['git@example.com:acme/widgets.git', 'https://x-access-token:s3cr3t@example.com/acme/widgets']) {
       repo.git('config', 'remote.origin.url', url);
       const named = handoff(repo, ['seed', '--work-item', W]).stdout;
-      expect(named, url).toContain('Project: widgets\nRepository: example.com/acme/widgets\n');
+      expect(named, url).toContain(`${project}Repository: example.com/acme/widgets\n`);
       expect(named).not.toContain('s3cr3t');
     }
   });

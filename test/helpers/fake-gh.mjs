@@ -2,7 +2,9 @@
 // A stand-in for the GitHub CLI, placed first on PATH by the tests. It records every call
 // (argv, one JSON line each) in $FAKE_GH_LOG, keeps GitHub's state in the JSON file
 // $FAKE_GH_STATE, and answers with the shapes the real gh prints:
-//   gh issue view N --repo O/R --json a,b,c       -> {"a":..,"b":..} (only the asked fields)
+//   gh issue view N --repo O/R --json a,b,c       -> {"a":..,"b":..} (only the asked fields;
+//                                                    state OPEN unless the fixture says CLOSED;
+//                                                    an unknown field is refused as gh does)
 //   gh issue comment N --repo O/R --body TEXT     -> the comment's URL
 //   gh project view N --owner O --format json     -> {number,url,shortDescription,public,closed,title,id,readme,items,fields,owner}
 //   gh project field-list N --owner O --format json -> {"fields":[{id,name,type,options?}],"totalCount"}
@@ -64,10 +66,25 @@ const [group, cmd, ...rest] = argv;
 const num = rest.find((a) => /^\d+$/.test(a));
 
 if (group === 'issue' && cmd === 'view') {
-  const { issue } = issueOf(num);
+  const { repo, issue } = issueOf(num);
   const fields = (opt('--json') ?? fail('fake gh: only --json output is implemented')).split(',');
+  // What the real gh fills in for every issue, and its refusal of a field it does not know.
+  const known = {
+    number: Number(num),
+    title: issue.title ?? '',
+    body: issue.body ?? '',
+    state: issue.state ?? 'OPEN',
+    closed: (issue.state ?? 'OPEN') === 'CLOSED',
+    url: `https://github.com/${repo}/issues/${num}`,
+    comments: issue.comments ?? [],
+    labels: issue.labels ?? [],
+    assignees: issue.assignees ?? [],
+    author: { login: state.viewer ?? 'ada' },
+  };
+  const unknown = fields.find((f) => !Object.hasOwn(known, f));
+  if (unknown) fail(`Unknown JSON field: "${unknown}"\nAvailable fields:\n  ${Object.keys(known).sort().join('\n  ')}`);
   const doc = {};
-  for (const f of fields) doc[f] = f === 'comments' ? issue.comments ?? [] : issue[f] ?? null;
+  for (const f of fields) doc[f] = known[f];
   out(doc);
 } else if (group === 'issue' && cmd === 'comment') {
   const { repo, issue } = issueOf(num);
