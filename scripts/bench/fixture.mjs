@@ -85,7 +85,7 @@ export function buildFixture(dir, { commits, versions, behind = 2 }) {
   if (!versions) return;
   // Resolve the marks to ids and trees for realistic note content.
   const marks = new Map(
-    execFileSync('cat', ['marks'], { cwd: dir, encoding: 'utf8' })
+    execFileSync('cat', ['marks'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 })
       .trim()
       .split('\n')
       .map((l) => l.split(' '))

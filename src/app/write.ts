@@ -17,6 +17,7 @@ import { describeWriteChanges, type WriteChanges } from '../core/write-changes.j
 import { findUnknownFields, unknownFieldMessage } from '../core/unknown-fields.js';
 import { currentSession } from '../core/session.js';
 import { readSessions } from '../git/session-store.js';
+import { readTaskBoard } from './mid-task.js';
 import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch, Refused } from '../errors.js';
 
 /** List fields that flags can replace, add to and remove from, by dotted path. */
@@ -193,6 +194,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   let base: Obj = {};
   let inputText: string | null = null;
   let docSession: string | undefined;
+  let inputSetsMidTask = false;
   const carried = latest.version ? (userContent(latest.version.handoff) as Obj) : {};
   // session_id names the session that wrote this version: never inherited (issue 11).
   delete carried.session_id;
@@ -213,6 +215,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     const given = userContent(handoff) as Obj;
     if (typeof given.session_id === 'string' && given.session_id) docSession = given.session_id;
     base = req.patch ? mergeDocument(carried, given) : given;
+    inputSetsMidTask = isObj(doc) && 'mid_task' in doc;
   } else {
     base = carried;
   }
@@ -221,7 +224,8 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   const session = req.flags.session ?? docSession ?? (process.env.HANDOFF_SESSION_ID || undefined) ?? currentSession(readSessions(repo.gitDir), undefined)?.session_id;
   if (session) base.session_id = session;
   else delete base.session_id;
-  const patched = applyFlags(base, req.flags, warnings);
+  let patched = applyFlags(base, req.flags, warnings);
+  if (!inputSetsMidTask) patched = await withMidTask(repo, patched);
   const { handoff: checked, problems } = normalizeInput(patched);
   if (problems.length) refuseProblems(problems);
   const user = userContent(checked);
@@ -286,6 +290,21 @@ async function checkUnknownFields(repo: Repo, doc: Obj, req: WriteRequest, warni
     });
   }
   for (const u of unknown) if (u.suggestion) warnings.push(unknownFieldMessage(u));
+}
+
+/**
+ * Mid-task capture (issue 16): unless the input sets `mid_task`, the active task of the
+ * task board fills it; a board with no active task clears one carried forward; no board
+ * leaves what there is.
+ */
+async function withMidTask(repo: Repo, h: Obj): Promise<Obj> {
+  const board = await readTaskBoard(repo);
+  if (board.task) return { ...h, mid_task: board.task };
+  if (board.exists && 'mid_task' in h) {
+    const { mid_task: _dropped, ...rest } = h;
+    return rest;
+  }
+  return h;
 }
 
 /** A version that lacks a requested mark (a relay) is not "unchanged" even with the same content. */

@@ -26,4 +26,5 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   sync: () => import('./sync.js'),
   purge: () => import('./purge.js'),
   doctor: () => import('./doctor.js'),
+  search: () => import('./search.js'),
 };

@@ -1,0 +1,123 @@
+/**
+ * `search`: gather (the search index, brought up to the notes tip) -> decide (prefilter
+ * the raw lines, score the survivors, filter by branch and date, order) -> the hits.
+ * Every version on every branch; invalid notes are counted, never fatal.
+ */
+import type { Repo } from '../git/repo.js';
+import { loadSearchIndex, type IndexedVersion } from '../git/search-index.js';
+import { fold, foldIndexed, matchFields, mayMatch, queryTerms } from '../core/search.js';
+import { UsageError } from '../errors.js';
+
+export type SearchOrder = 'newest' | 'relevance';
+export const DEFAULT_SEARCH_LIMIT = 20;
+
+export interface SearchRequest {
+  query: string;
+  branch?: string;
+  /** ISO date or time, or a relative age (`7d`, `2 weeks`) */
+  since?: string;
+  limit?: number;
+  order?: SearchOrder;
+  nowMs?: number;
+}
+
+export interface SearchHit {
+  version: string;
+  target: string;
+  date: string;
+  branch: string | null;
+  status: string | null;
+  summary: string | null;
+  field: string;
+  snippet: string;
+  score: number;
+}
+
+export interface SearchResult {
+  query: string;
+  order: SearchOrder;
+  hits: SearchHit[];
+  /** matches beyond the limit */
+  more: number;
+  /** versions searched (after --branch / --since) */
+  searched: number;
+  /** invalid notes passed over */
+  skippedInvalid: number;
+}
+
+const UNITS: Record<string, number> = { m: 60, min: 60, minute: 60, h: 3600, hour: 3600, d: 86400, day: 86400, w: 604800, week: 604800 };
+
+/** `--since`: an ISO date/time, or `N` minutes/hours/days/weeks ago. Returns epoch ms. */
+export function parseSince(since: string, nowMs = Date.now()): number {
+  const rel = /^(\d+)\s*\.?\s*(m|min|minutes?|h|hours?|d|days?|w|weeks?)(\s+ago)?$/i.exec(since.trim());
+  if (rel) {
+    const unit = rel[2].toLowerCase().replace(/s$/, '');
+    return nowMs - Number(rel[1]) * (UNITS[unit] ?? UNITS[unit[0]]) * 1000;
+  }
+  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(since.trim())) {
+    const s = since.trim().replace(' ', 'T');
+    const ms = Date.parse(/T/.test(s) && !/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? `${s}Z` : s);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  throw new UsageError(`search: --since needs a date (2026-01-31, 2026-01-31T12:00Z) or an age (7d, 2 weeks), not '${since}'`);
+}
+
+export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<SearchResult> {
+  const terms = queryTerms(req.query);
+  if (!terms.length) throw new UsageError('search: the query has no words to look for');
+  const order = req.order ?? 'newest';
+  const limit = req.limit ?? DEFAULT_SEARCH_LIMIT;
+  const sinceMs = req.since === undefined ? null : parseSince(req.since, req.nowMs);
+  const phrase = terms.length > 1 ? fold(req.query.trim()) : '';
+  // JSON escapes quotes and backslashes: the prefilter looks for what the line holds.
+  const escaped = terms.map((t) => ({ ...t, text: JSON.stringify(t.text).slice(1, -1) }));
+
+  const { lines } = await loadSearchIndex(repo);
+  // The index holds NFKC text already, so the haystack only needs the cheap part of
+  // folding, in one pass; lower-casing never adds or removes a newline.
+  const foldedLines = foldIndexed(lines.join('\n')).split('\n');
+  const matched: { hit: SearchHit; t: number; n: number }[] = [];
+  let searched = 0;
+  let skippedInvalid = 0;
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n];
+    // Cheap facts first: validity, branch and date sit at the start of the line.
+    // `"v":` is found within the first hundred characters (no string before it can hold it).
+    const vi = line.indexOf('"v":');
+    if (vi > 0 && line.charCodeAt(vi + 4) === 48) {
+      const e = JSON.parse(line) as IndexedVersion;
+      if (e.v === 0 && keep(e, req.branch, sinceMs)) {
+        skippedInvalid++;
+        continue;
+      }
+    }
+    if (!mayMatch(foldedLines.length === lines.length ? foldedLines[n] : foldIndexed(line), escaped)) {
+      if (req.branch === undefined && sinceMs === null) searched++;
+      else if (keep(JSON.parse(line) as IndexedVersion, req.branch, sinceMs)) searched++;
+      continue;
+    }
+    const e = JSON.parse(line) as IndexedVersion;
+    if (!keep(e, req.branch, sinceMs)) continue;
+    searched++;
+    if (!e.f) continue;
+    const m = matchFields(e.f, terms, phrase);
+    if (!m) continue;
+    matched.push({
+      t: e.t,
+      n,
+      hit: { version: e.id, target: e.g, date: e.d, branch: e.b, status: e.status ?? null, summary: e.summary ?? null, field: m.field, snippet: m.snippet, score: m.score },
+    });
+  }
+  const byTime = (a: (typeof matched)[0], b: (typeof matched)[0]) => b.t - a.t || b.hit.date.localeCompare(a.hit.date) || b.n - a.n;
+  matched.sort(order === 'relevance' ? (a, b) => b.hit.score - a.hit.score || byTime(a, b) : byTime);
+  return { query: req.query, order, hits: matched.slice(0, limit).map((m) => m.hit), more: Math.max(0, matched.length - limit), searched, skippedInvalid };
+}
+
+function keep(e: IndexedVersion, branch: string | undefined, sinceMs: number | null): boolean {
+  if (branch !== undefined && e.b !== branch) return false;
+  if (sinceMs !== null) {
+    const ms = Date.parse(e.d);
+    if ((Number.isNaN(ms) ? e.t * 1000 : ms) < sinceMs) return false;
+  }
+  return true;
+}

@@ -1,0 +1,50 @@
+import type { CommandModule } from './types.js';
+import { JSON_OPTION, str } from './types.js';
+import { Repo } from '../git/repo.js';
+import { searchHandoffs, type SearchOrder, type SearchResult } from '../app/search.js';
+import { UsageError } from '../errors.js';
+
+export const command: CommandModule = {
+  spec: {
+    name: 'search',
+    summary: 'full-text search over every handoff version on every branch',
+    description:
+      'Every word of the query must occur in a version (any field: text, lists, unknown fields), case-insensitive; a word also finds longer words that contain it, Russian words match their inflections and Chinese text matches without spaces. Newest first, or by relevance. Invalid notes are skipped and counted. A cache of the searchable text is kept in <git-dir>/handoff/search-index.jsonl.',
+    positionals: [{ name: 'QUERY', describe: 'the words to look for', variadic: true }],
+    options: {
+      branch: { type: 'string', arg: 'name', describe: 'only versions written on this branch' },
+      since: { type: 'string', arg: 'date|age', describe: 'only versions from this date (2026-01-31) or age (7d, 2 weeks) on' },
+      'max-count': { type: 'string', short: 'n', arg: 'N', describe: 'show at most N results (default 20)' },
+      relevance: { type: 'boolean', describe: 'order by relevance instead of newest first' },
+      json: JSON_OPTION,
+    },
+    examples: ['git handoff search quoting parser', "git handoff search 'парсер' --since 30d", 'git handoff search 解析器 --json'],
+  },
+
+  async run(args, ctx) {
+    const query = args.positionals.join(' ');
+    if (!query.trim()) throw new UsageError('search: missing QUERY');
+    const nRaw = str(args.values['max-count']);
+    const limit = nRaw === undefined ? undefined : Number(nRaw);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new UsageError(`search: -n needs a whole number, not '${nRaw}'`);
+    const order: SearchOrder = args.values.relevance ? 'relevance' : 'newest';
+    const repo = await Repo.discover(ctx.cwd);
+    try {
+      const r = await searchHandoffs(repo, { query, branch: str(args.values.branch), since: str(args.values.since), limit, order });
+      if (ctx.json) return void ctx.io.json(searchJson(r));
+      if (r.skippedInvalid) ctx.io.err(`warning: skipped ${r.skippedInvalid} invalid note${r.skippedInvalid === 1 ? '' : 's'}`);
+      const p = ctx.io.paint;
+      for (const h of r.hits) {
+        ctx.io.out(`${p.warn(h.version.slice(0, 12))} ${p.dim(h.date.replace('T', ' ').replace('Z', ''))} ${h.branch ?? '-'} ${h.field}: ${h.snippet}\n`);
+      }
+      if (!r.hits.length) ctx.io.err(`no version matches '${query}' (${r.searched} searched)`);
+      else if (r.more) ctx.io.err(`… ${r.more} more; use -n to see them`);
+    } finally {
+      repo.close();
+    }
+  },
+};
+
+export function searchJson(r: SearchResult) {
+  return { ok: true, query: r.query, order: r.order, searched: r.searched, skipped_invalid: r.skippedInvalid, more: r.more, results: r.hits };
+}

@@ -1,0 +1,220 @@
+/**
+ * The search index: every version's searchable text, one JSON line each, in
+ * `<common-dir>/handoff/search-index.jsonl`. A cache, never the truth: versions are
+ * immutable commits, so a line once written stays right; a search walks the notes history
+ * from the tip only until it meets commits the index already holds and appends the new
+ * ones. A missing, truncated or unwritable index costs time, never an answer.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Repo } from './repo.js';
+import { HandoffStore } from './handoff-store.js';
+import { NOTES_REF } from './repo.js';
+import { isoUtc } from './identity.js';
+import { parseTrailers } from './objects.js';
+import { findNote } from './notes-tree.js';
+import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
+import { parseDocument } from '../core/parse.js';
+import { checkStored } from '../core/schema.js';
+import { searchableFields, type FieldText } from '../core/search.js';
+import { GitFailed } from '../errors.js';
+
+/** Bump when the line format changes: an index of another format is rebuilt. */
+const FORMAT = 2;
+
+export interface IndexedVersion {
+  id: string;
+  /** committer time, seconds */
+  t: number;
+  /** the handoff's date, else the commit time */
+  d: string;
+  b: string | null;
+  g: string;
+  /** valid: 1, invalid note: 0 */
+  v: 0 | 1;
+  /** searchable fields; absent for an invalid note */
+  f?: FieldText[];
+  status?: string;
+  summary?: string;
+}
+
+export function searchIndexPath(repo: Repo): string {
+  return join(repo.paths.commonDir, 'handoff', 'search-index.jsonl');
+}
+
+/**
+ * Brings the index up to the tip and returns its raw lines (parsing is left to the caller,
+ * who parses only the lines its prefilter keeps).
+ */
+export async function loadSearchIndex(repo: Repo, ignoreFile = false): Promise<{ lines: string[]; added: number }> {
+  const file = searchIndexPath(repo);
+  const store = new HandoffStore(repo);
+  const tip = await store.tip();
+  if (!tip) return { lines: [], added: 0 };
+  let text = '';
+  if (!ignoreFile && existsSync(file)) {
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      text = '';
+    }
+  }
+  const all = text ? text.split('\n') : [];
+  if (all.length && all[0] !== JSON.stringify({ format: FORMAT })) all.length = 0;
+  const known = new Set<string>();
+  const lines: string[] = [];
+  let lastTip: string | null = null;
+  for (let i = 1; i < all.length; i++) {
+    const line = all[i];
+    // A line cut short by a crash, or one written twice by two searches at once, is skipped.
+    if (!line.endsWith('}')) continue;
+    if (line.startsWith('{"tip":"')) {
+      lastTip = line.slice(8, 48);
+      continue;
+    }
+    const id = line.slice(7, 47);
+    if (!line.startsWith('{"id":"') || !/^[0-9a-f]{40}$/.test(id) || known.has(id)) continue;
+    known.add(id);
+    lines.push(line);
+  }
+  if (lastTip === tip) return { lines, added: 0 };
+  // The tip the index was last brought up to must be an ancestor of today's; when it is
+  // not, the history was rewritten (`purge` removing a leaked secret) and the index is
+  // rebuilt, so no text of a purged version survives in it.
+  if (lastTip && !(await isAncestor(repo, lastTip, tip))) return loadSearchIndex(repo, true);
+
+  const fresh = (await readVersionsSince(repo, tip, lastTip)).filter((e) => !known.has(e.id)).map((e) => JSON.stringify(e));
+  {
+    const out = [...fresh, JSON.stringify({ tip })].join('\n');
+    try {
+      mkdirSync(join(repo.paths.commonDir, 'handoff'), { recursive: true });
+      if (!all.length) {
+        rmSync(file, { force: true });
+        appendFileSync(file, `${JSON.stringify({ format: FORMAT })}\n`);
+      } else if (!text.endsWith('\n')) appendFileSync(file, '\n');
+      appendFileSync(file, `${out}\n`);
+    } catch {
+      // read-only repository: search still answers, just without the cache
+    }
+  }
+  return { lines: lines.concat(fresh), added: fresh.length };
+}
+
+async function isAncestor(repo: Repo, ancestor: string, tip: string): Promise<boolean> {
+  const r = await repo.runGit(['merge-base', '--is-ancestor', ancestor, tip], { readOnly: true });
+  return r.code === 0;
+}
+
+/**
+ * The versions reachable from `tip` and not from `since`, read in bulk: one `git log --raw`
+ * names every commit's changed notes, one `git cat-file --batch` reads their blobs. (The
+ * object store reads one object at a time and keeps each; 50,000 versions need neither.)
+ */
+async function readVersionsSince(repo: Repo, tip: string, since: string | null): Promise<IndexedVersion[]> {
+  const log = await repo.runGit(
+    ['log', '--no-abbrev', '--raw', '--no-renames', '--root', '--no-color', '--format=%x1e%H %ct %P%x1f%B%x1f', tip, ...(since ? [`^${since}`] : []), '--'],
+    { readOnly: true },
+  );
+  if (log.code !== 0) throw new GitFailed(`git log of ${NOTES_REF} failed: ${log.stderr.toString().trim()}`);
+  const found: { id: string; t: number; target: string; blob: string; branch: string | null | undefined }[] = [];
+  for (const rec of log.stdout.toString('utf8').split('\x1e')) {
+    if (!rec) continue;
+    const [head, message = '', raw = ''] = rec.split('\x1f');
+    const [id, ct, ...parents] = head.trim().split(' ');
+    const trailers = parseTrailers(message);
+    const kind = trailers['Handoff-Kind'];
+    // What HandoffStore.versionOf decides, from the same facts.
+    if (kind ? kind !== 'version' : parents.length > 1) continue;
+    const changes = new Map<string, { old?: string; new?: string }>();
+    for (const line of raw.split('\n')) {
+      const m = /^:\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) [AMDT]\d*\t(.+)$/.exec(line);
+      if (!m) continue;
+      const target = m[3].replace(/\//g, '');
+      if (!/^[0-9a-f]{40}$/.test(target)) continue;
+      const c = changes.get(target) ?? {};
+      if (!/^0+$/.test(m[1])) c.old = m[1];
+      if (!/^0+$/.test(m[2])) c.new = m[2];
+      changes.set(target, c);
+    }
+    let target: string | undefined;
+    let blob: string | undefined;
+    if (kind) {
+      target = trailers['Handoff-Target'];
+      if (!/^[0-9a-f]{40}$/.test(target ?? '')) continue;
+      blob = changes.get(target!)?.new;
+    } else {
+      const hit = [...changes].find(([, c]) => c.new && c.new !== c.old);
+      if (!hit) continue;
+      [target, { new: blob }] = hit;
+    }
+    found.push({ id, t: Number(ct), target: target!, blob: blob ?? '', branch: kind ? (trailers['Handoff-Branch'] ?? null) : undefined });
+  }
+  const blobs = await readBlobs(repo, found.map((f) => f.blob).filter(Boolean));
+  const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
+  const out: IndexedVersion[] = [];
+  const store = new HandoffStore(repo);
+  for (const f of found) {
+    const bad = (): IndexedVersion => ({ id: f.id, t: f.t, d: isoUtc(f.t), b: f.branch ?? null, g: f.target, v: 0 });
+    let data = f.blob ? blobs.get(f.blob) : undefined;
+    if (!data && !f.blob && f.branch !== undefined) {
+      // Our version whose note did not change (the same content again, e.g. a relay mark):
+      // its note is where the tree says.
+      const commit = await store.readCommit(f.id);
+      const note = await findNote(repo.objects, commit.tree, f.target);
+      data = (note && (await repo.objects.read(note.blob))?.data) || undefined;
+    }
+    if (!data) {
+      out.push(bad());
+      continue;
+    }
+    const decoded = decodeText(data, maxBytes);
+    if ('problem' in decoded) {
+      out.push(bad());
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = await parseDocument(decoded.text);
+    } catch {
+      out.push(bad());
+      continue;
+    }
+    const { handoff, problems } = checkStored(value);
+    const branch = f.branch === undefined ? (typeof handoff.branch === 'string' ? handoff.branch : null) : f.branch;
+    if (problems.length) {
+      out.push({ ...bad(), b: branch });
+      continue;
+    }
+    out.push({
+      id: f.id,
+      t: f.t,
+      d: typeof handoff.date === 'string' ? handoff.date : isoUtc(f.t),
+      b: branch,
+      g: f.target,
+      v: 1,
+      status: handoff.status,
+      summary: typeof handoff.summary === 'string' ? handoff.summary.split('\n')[0] : undefined,
+      f: searchableFields(handoff),
+    });
+  }
+  return out;
+}
+
+async function readBlobs(repo: Repo, ids: string[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  if (!ids.length) return out;
+  const r = await repo.runGit(['cat-file', '--batch'], { input: `${ids.join('\n')}\n`, readOnly: true });
+  const buf = r.stdout;
+  let at = 0;
+  while (at < buf.length) {
+    const nl = buf.indexOf(10, at);
+    if (nl < 0) break;
+    const [oid, type, size] = buf.subarray(at, nl).toString('latin1').split(' ');
+    at = nl + 1;
+    if (type === undefined || size === undefined) continue; // "<oid> missing"
+    const n = Number(size);
+    if (type === 'blob') out.set(oid, buf.subarray(at, at + n));
+    at += n + 1;
+  }
+  return out;
+}
