@@ -27,4 +27,5 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   purge: () => import('./purge.js'),
   doctor: () => import('./doctor.js'),
   search: () => import('./search.js'),
+  mcp: () => import('./mcp.js'),
 };

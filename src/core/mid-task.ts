@@ -19,7 +19,7 @@ export interface MidTask {
 const ACTIVE = '🔴';
 const OTHER_MARKERS = /[🟡🟢🟠🔵⚪⚫✅]/u;
 const WHERE = /^\s*(?:[-*+]\s+)?(?:\*\*|_)?(where[_ ]stopped|stopped|где остановились|остановились|остановился|停在|停止于)(?:\*\*|_)?\s*[:：]\s*(.+)$/i;
-const SEPARATOR = /\s+[—–-]\s+|\s*[:：]\s+|\s*[—–]\s*/;
+const SEPARATOR = /\s+[—–-]\s+|\s*:\s+|\s*：\s*|\s*[—–]\s*/;
 
 function unwrap(s: string): string {
   return s.trim().replace(/^(`+|\*\*|__|\*|_)(.+?)\1$/, '$2').trim();

@@ -282,3 +282,33 @@ export function userContent(h: Handoff): Handoff {
   for (const [k, v] of Object.entries(h)) if (k !== 'schema' && !(TOOL_KEYS as readonly string[]).includes(k)) out[k] = v;
   return out as Handoff;
 }
+
+/**
+ * The type of each field a user gives, as data: what `checkFields` enforces, described so
+ * the MCP tools' JSON Schemas are generated from it (core/handoff-json-schema.ts) rather
+ * than written twice. test/unit/handoff-json-schema.test.ts holds the two in agreement.
+ */
+export type FieldType =
+  | 'string'
+  | 'strings'
+  | 'status'
+  | 'work_item'
+  | 'boolean'
+  | { object: Record<string, FieldType>; required?: string[] }
+  | { list: FieldType; maxItems?: number };
+
+export const USER_FIELD_TYPES: Record<(typeof USER_KEYS)[number], FieldType> = {
+  session_id: 'string',
+  status: 'status',
+  summary: 'string',
+  cursor: { object: { last_discussed: 'string', pending_questions: { list: 'string', maxItems: MAX_PENDING_QUESTIONS }, next_step: 'string' } },
+  soft_context: { object: { tone: 'string', notes: 'strings' } },
+  open_tracks: { list: { object: { name: 'string', readiness: 'string', entry_point: 'string' }, required: ['name'] } },
+  ask_user: 'strings',
+  guards: 'strings',
+  memory_updates: 'strings',
+  mid_task: { object: { slug: 'string', where_stopped: 'string' } },
+  continuation_refs: 'strings',
+  consolidation: { object: { triggered: 'boolean', produced: 'strings' } },
+  work_item: 'work_item',
+};

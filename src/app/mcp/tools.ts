@@ -1,0 +1,317 @@
+/**
+ * The MCP tools and resource (issue 16): the same use cases as the CLI (show, write, log,
+ * diff, search, status, seed), their arguments described by JSON Schemas generated from
+ * the handoff schema, their failures returned as tool errors with our stable codes. No SDK
+ * here: the server (server.ts) only routes requests to `callTool` / `readResource`.
+ */
+import { Repo } from '../../git/repo.js';
+import { HandoffStore } from '../../git/handoff-store.js';
+import { isoUtc } from '../../git/identity.js';
+import { showHandoff, selectionFor, type ShowResult } from '../show.js';
+import { writeHandoff } from '../write.js';
+import { searchHandoffs } from '../search.js';
+import { allStatuses, itemStatus, type ItemStatus } from '../status.js';
+import { seedFor } from '../seed.js';
+import { parseItemOption } from '../work-items.js';
+import { renderBookmark } from '../../core/bookmark.js';
+import { serializeReceipt } from '../../core/receipt.js';
+import { handoffInputSchema, handoffPatchSchema, type JsonSchema } from '../../core/handoff-json-schema.js';
+import { userContent, type Handoff } from '../../core/schema.js';
+import { checkArgs } from '../../core/check-args.js';
+import { isHandoffError, Refused, UsageError } from '../../errors.js';
+
+export interface ToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent: Record<string, unknown>;
+  isError?: boolean;
+  [k: string]: unknown;
+}
+
+interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  readOnly: boolean;
+  run(repo: Repo, args: Record<string, unknown>): Promise<{ data: Record<string, unknown>; text: string }>;
+}
+
+const s = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', description, ...extra });
+const b = (description: string): JsonSchema => ({ type: 'boolean', description });
+const n = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, description });
+const obj = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  additionalProperties: false,
+});
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+const SELECTION = {
+  branch: s('the versions of this branch (default: the current branch)'),
+  all: b('the versions of every branch'),
+};
+
+function showData(r: ShowResult) {
+  if (!r.version) return { ok: true, handoff: null, due: false };
+  return { ok: true, version: r.version.id, target: r.version.target, date: r.date, stale: r.stale, age_days: r.ageDays, due: r.due !== null, due_reason: r.due, handoff: r.version.handoff };
+}
+
+function showNotices(r: ShowResult): string[] {
+  const out = r.skipped.map((v) => `skipped version ${v.id.slice(0, 12)}: not a valid handoff (${v.problems[0]})`);
+  if (r.fallback && r.version) out.push(`no handoff on ${r.currentBranch ? `branch ${r.currentBranch}` : 'this detached HEAD'} yet; showing the newest one`);
+  if (r.stale) out.push(`this handoff is stale: written ${r.ageDays} days ago; confirm with the user before acting on it`);
+  if (r.due) out.push(`a handoff is due: commit ${r.due.commit.slice(0, 7)} was made since this one`);
+  return out;
+}
+
+function bookmarkOf(r: ShowResult): string {
+  if (!r.version) return 'no handoff has been written in this repository yet';
+  return renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: showNotices(r) });
+}
+
+function itemData(st: ItemStatus) {
+  return {
+    workItem: st.workItem,
+    state: st.state,
+    title: st.title,
+    handoffDoc: st.handoffDoc,
+    valid: st.valid,
+    problems: st.problems,
+    receipts: st.receipts.map((r) => JSON.parse(serializeReceipt(r))),
+    authorization: st.authorization,
+  };
+}
+
+/** One line per changed field: what a caller needs to confirm the write did what it meant. */
+function changeSummary(prev: Handoff | null, next: Handoff, diff: typeof import('../../core/version-diff.js').diffHandoffs) {
+  if (!prev) return { changes: [], summary: 'first version' };
+  const changes = diff(userContent(prev), userContent(next));
+  const by = (k: string) => changes.filter((c) => c.change === k).map((c) => c.field);
+  const parts = [['changed', by('changed')], ['added', by('added')], ['removed', by('removed')]].filter(([, f]) => f.length).map(([k, f]) => `${k} ${(f as string[]).join(', ')}`);
+  return { changes, summary: parts.length ? parts.join('; ') : 'no field changed' };
+}
+
+export const TOOLS: ToolDef[] = [
+  {
+    name: 'handoff_show',
+    title: 'Show the latest handoff',
+    description:
+      'The latest handoff of the current branch (or a given version): the bookmark text to orient on, the structured handoff, and whether it is stale or a new one is due. Read it at session start; confirm with the user before acting on it.',
+    inputSchema: obj({ version: s('a version id, a unique prefix of one, or ~N (N versions before the latest)'), ...SELECTION }),
+    readOnly: true,
+    async run(repo, a) {
+      const r = await showHandoff(repo, { version: str(a.version), branch: str(a.branch), all: a.all === true });
+      return { data: { ...showData(r), notices: showNotices(r) }, text: bookmarkOf(r) };
+    },
+  },
+  {
+    name: 'handoff_write',
+    title: 'Write a handoff version',
+    description:
+      'Appends a new handoff version: `handoff` gives the whole handoff, `patch` changes the latest one (JSON Merge Patch: mappings merge, null removes, lists and text replace). Same validation, secret refusal and compare-and-swap as `git handoff write`; nothing is written when it refuses. Returns the version id and what changed.',
+    inputSchema: obj({
+      handoff: { ...handoffInputSchema(), description: 'the whole handoff (fields not given are empty)' },
+      patch: handoffPatchSchema(),
+      dry_run: b('validate and show what would be written; write nothing'),
+    }),
+    readOnly: false,
+    async run(repo, a) {
+      if (a.handoff !== undefined && a.patch !== undefined) throw new UsageError('handoff_write: give handoff or patch, not both');
+      if (a.handoff === undefined && a.patch === undefined) throw new UsageError('handoff_write: give handoff (the whole handoff) or patch (changes to the latest)');
+      const store = new HandoffStore(repo);
+      const before = (await store.latest({ branch: repo.headBranch() })).version;
+      const r = await writeHandoff(repo, {
+        input: a.handoff !== undefined ? Buffer.from(JSON.stringify(a.handoff)) : null,
+        inputName: 'handoff',
+        patch: a.patch as Record<string, unknown> | undefined,
+        dryRun: a.dry_run === true,
+        flags: {},
+      });
+      const { diffHandoffs } = await import('../../core/version-diff.js');
+      const { changes, summary } = r.unchanged ? { changes: [], summary: 'unchanged' } : changeSummary(before?.handoff ?? null, r.handoff, diffHandoffs);
+      const data = { ok: true, version: r.version, target: r.target, unchanged: r.unchanged, ...(r.dryRun ? { dry_run: true } : {}), change_summary: summary, changes, handoff: r.handoff };
+      const head = r.unchanged
+        ? `unchanged: version ${r.version!.slice(0, 12)} already holds this handoff`
+        : r.dryRun
+          ? `dry run: would append a version for ${r.target.slice(0, 7)}; nothing was written`
+          : `wrote version ${r.version} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ''}`;
+      return { data, text: `${head}\n${summary}` };
+    },
+  },
+  {
+    name: 'handoff_log',
+    title: 'List handoff versions',
+    description: 'Handoff versions, newest first: id, date, validity, session, status, summary. By default the current branch (every version when it has none).',
+    inputSchema: obj({ limit: n('at most this many versions (default 20)'), ...SELECTION }),
+    readOnly: true,
+    async run(repo, a) {
+      const limit = typeof a.limit === 'number' ? a.limit : 20;
+      const { versions } = await new HandoffStore(repo).select(selectionFor(repo, { branch: str(a.branch), all: a.all === true }));
+      const rows = [];
+      for await (const v of versions) {
+        if (rows.length >= limit) break;
+        rows.push({
+          version: v.id,
+          target: v.target,
+          date: typeof v.handoff.date === 'string' ? v.handoff.date : isoUtc(v.timestamp),
+          valid: v.valid,
+          branch: v.branch ?? null,
+          session_id: v.handoff.session_id ?? null,
+          status: v.handoff.status ?? null,
+          summary: v.handoff.summary ?? null,
+        });
+      }
+      const text = rows.map((r) => `${r.version.slice(0, 12)} ${r.date} ${r.valid ? `${r.status ?? '-'} ${(r.summary ?? '').split('\n')[0]}` : '(invalid note)'}`).join('\n');
+      return { data: { ok: true, versions: rows }, text: text || 'no versions' };
+    },
+  },
+  {
+    name: 'handoff_diff',
+    title: 'Compare two handoff versions',
+    description: 'What changed between two versions, field by field (default: the previous version against the latest).',
+    inputSchema: obj({ old: s('the older version (id, prefix or ~N; default ~1)'), new: s('the newer version (default: the latest)'), ...SELECTION }),
+    readOnly: true,
+    async run(repo, a) {
+      const store = new HandoffStore(repo);
+      const sel = selectionFor(repo, { branch: str(a.branch), all: a.all === true });
+      const oldName = str(a.old) ?? '~1';
+      const newName = str(a.new) ?? '~0';
+      let oldV, newV;
+      try {
+        [oldV, newV] = [await store.resolve(oldName, sel), await store.resolve(newName, sel)];
+      } catch (e) {
+        if (a.old === undefined && a.new === undefined && /no version/.test((e as Error).message)) throw new Refused('diff needs two versions; this selection has fewer');
+        throw e;
+      }
+      const { diffHandoffs, renderChanges } = await import('../../core/version-diff.js');
+      const changes = diffHandoffs(oldV.handoff, newV.handoff);
+      return { data: { ok: true, old: oldV.id, new: newV.id, changes }, text: `diff ${oldV.id.slice(0, 12)}..${newV.id.slice(0, 12)}\n${renderChanges(changes) || '(no changes)\n'}` };
+    },
+  },
+  {
+    name: 'handoff_search',
+    title: 'Search every handoff version',
+    description:
+      'Full-text search over every version on every branch (all fields, lists and unknown fields; English, Russian and Chinese). Every word must occur; newest first or by relevance; each hit names the field that matched.',
+    inputSchema: obj(
+      {
+        query: s('the words to look for'),
+        branch: s('only versions written on this branch'),
+        since: s('only versions from this date (2026-01-31) or age (7d, 2 weeks) on'),
+        limit: n('at most this many results (default 20)'),
+        order: s('newest (default) or relevance', { enum: ['newest', 'relevance'] }),
+      },
+      ['query'],
+    ),
+    readOnly: true,
+    async run(repo, a) {
+      const r = await searchHandoffs(repo, {
+        query: a.query as string,
+        branch: str(a.branch),
+        since: str(a.since),
+        limit: typeof a.limit === 'number' ? a.limit : undefined,
+        order: a.order === 'relevance' ? 'relevance' : 'newest',
+      });
+      const data = { ok: true, query: r.query, order: r.order, searched: r.searched, skipped_invalid: r.skippedInvalid, more: r.more, results: r.hits };
+      const lines = r.hits.map((h) => `${h.version.slice(0, 12)} ${h.date} ${h.branch ?? '-'} ${h.field}: ${h.snippet}`);
+      if (r.skippedInvalid) lines.push(`(${r.skippedInvalid} invalid notes skipped)`);
+      return { data, text: lines.join('\n') || `no version matches (${r.searched} searched)` };
+    },
+  },
+  {
+    name: 'work_item_status',
+    title: 'Work item status',
+    description: 'Work items: state, handoff document validity, receipts. One item with `work_item`, else all.',
+    inputSchema: obj({ work_item: s('github:<owner>/<repo>#<n> or local:#<n>') }),
+    readOnly: true,
+    async run(repo, a) {
+      if (a.work_item !== undefined) {
+        const { status, notice } = await itemStatus(repo, parseItemOption(str(a.work_item)));
+        return { data: { ok: true, item: itemData(status), ...(notice ? { notice } : {}) }, text: `${status.workItem}: ${status.state}${status.title ? ` - ${status.title}` : ''}` };
+      }
+      const { statuses, notice } = await allStatuses(repo);
+      return {
+        data: { ok: true, items: statuses.map(itemData), ...(notice ? { notice } : {}) },
+        text: statuses.map((x) => `${x.workItem}: ${x.state}${x.title ? ` - ${x.title}` : ''}`).join('\n') || 'no work items yet',
+      };
+    },
+  },
+  {
+    name: 'work_item_seed',
+    title: 'Seed prompt for a work item',
+    description: "The next session's seed prompt for a work item, deterministic (writes nothing).",
+    inputSchema: obj({ work_item: s('github:<owner>/<repo>#<n> or local:#<n>'), lang: s('language of the seed', { enum: ['en', 'zh', 'ru'] }) }, ['work_item']),
+    readOnly: true,
+    async run(repo, a) {
+      const r = await seedFor(repo, parseItemOption(str(a.work_item)), { lang: str(a.lang) });
+      return { data: { ok: true, workItem: r.workItem, seed: r.seed, ...(r.notice ? { notice: r.notice } : {}) }, text: r.seed };
+    },
+  },
+];
+
+/** The tools as `tools/list` gives them. */
+export function listTools() {
+  return TOOLS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...t.inputSchema },
+    annotations: { title: t.title, readOnlyHint: t.readOnly, destructiveHint: false, idempotentHint: t.readOnly, openWorldHint: false },
+  }));
+}
+
+export function isTool(name: string): boolean {
+  return TOOLS.some((t) => t.name === name);
+}
+
+function errorResult(e: unknown): ToolResult {
+  const known = isHandoffError(e);
+  const code = known ? e.code : 'InternalError';
+  const message = (known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`).split('\n')[0];
+  return {
+    content: [{ type: 'text', text: `${code}: ${message}` }],
+    structuredContent: { ok: false, error: { code, message, ...(known && Object.keys(e.data).length ? { data: e.data } : {}) } },
+    isError: true,
+  };
+}
+
+/** Runs one tool against the repository at `dir`; never throws: every failure is a tool error. */
+export async function callTool(dir: string, name: string, args: unknown): Promise<ToolResult> {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) return errorResult(new UsageError(`no tool named ${JSON.stringify(name)}; the tools are ${TOOLS.map((t) => t.name).join(', ')}`));
+  let repo: Repo | null = null;
+  try {
+    const a = checkArgs(tool.name, tool.inputSchema, args ?? {});
+    repo = await Repo.discover(dir);
+    const { data, text } = await tool.run(repo, a);
+    return { content: [{ type: 'text', text }], structuredContent: data };
+  } catch (e) {
+    return errorResult(e);
+  } finally {
+    repo?.close();
+  }
+}
+
+export const LATEST_URI = 'handoff://latest';
+export const LATEST_BOOKMARK_URI = 'handoff://latest/bookmark';
+
+export function listResources() {
+  return [
+    { uri: LATEST_URI, name: 'latest-handoff', title: 'Latest handoff of the current branch', description: 'the stored note (canonical YAML) of the latest version on the current branch', mimeType: 'application/yaml' },
+    { uri: LATEST_BOOKMARK_URI, name: 'latest-handoff-bookmark', title: 'Bookmark of the latest handoff', description: 'the 15-30 line bookmark `git handoff show` prints', mimeType: 'text/plain' },
+  ];
+}
+
+/** The resource's contents; null for an unknown URI. */
+export async function readResource(dir: string, uri: string): Promise<{ uri: string; mimeType: string; text: string }[] | null> {
+  if (uri !== LATEST_URI && uri !== LATEST_BOOKMARK_URI) return null;
+  const repo = await Repo.discover(dir);
+  try {
+    const r = await showHandoff(repo, {});
+    if (uri === LATEST_BOOKMARK_URI) return [{ uri, mimeType: 'text/plain', text: bookmarkOf(r) }];
+    return [{ uri, mimeType: 'application/yaml', text: r.version?.text ?? '' }];
+  } finally {
+    repo.close();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * `git handoff search` (issue 16): every version on every branch, English, Russian and
+ * Chinese, invalid notes in history, a large history, and an index that never outlives a
+ * rewritten history.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { handoff } from '../helpers/cli.js';
+import { TestRepo, tempDir } from '../helpers/repo.js';
+
+const hits = (r: { json: any }) => r.json.results.map((h: any) => [h.version, h.field]);
+
+function nativeNote(repo: TestRepo, text: string): string {
+  const file = join(tempDir(), 'note');
+  writeFileSync(file, text);
+  repo.git('notes', '--ref=handoff', 'add', '-f', '-F', file, 'HEAD');
+  return repo.notesRef()!;
+}
+
+describe('search over every version on every branch, in three languages', () => {
+  let repo: TestRepo;
+  const v: Record<string, string> = {};
+  const write = (name: string, input: string, args: string[] = []) => {
+    const r = handoff(repo, ['write', '--json', ...args], { input });
+    expect(r.code, r.stderr).toBe(0);
+    v[name] = r.json.version;
+  };
+  beforeAll(() => {
+    repo = TestRepo.init();
+    repo.commit('feat: csv parser', { 'a.txt': '1\n' });
+    write('en', 'summary: the CSV parser handles quoting now\nguards: [do not touch the tokenizer]\nreviewer_notes: ask Ada about escapes\n');
+    repo.commit('feat: russian', { 'a.txt': '2\n' });
+    write('ru', 'summary: Исправили ошибку в парсере CSV, ещё не готово\nopen_tracks:\n  - name: экранирование\n    readiness: обсуждаем\n    entry_point: src/parser.ts\n');
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.commit('feat: chinese', { 'b.txt': '3\n' });
+    write('zh', 'summary: 修复了解析器的引号处理\ncursor:\n  next_step: 为CSV解析器写测试\n');
+    repo.git('checkout', '-q', 'main');
+  });
+
+  it('finds English words in any field, names the field, and reports the JSON shape', () => {
+    const r = handoff(repo, ['search', 'quoting', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(r.json)).toEqual(['ok', 'query', 'order', 'searched', 'skipped_invalid', 'more', 'results']);
+    expect(hits(r)).toEqual([[v.en, 'summary']]);
+    expect(Object.keys(r.json.results[0])).toEqual(['version', 'target', 'date', 'branch', 'status', 'summary', 'field', 'snippet', 'score']);
+    expect(hits(handoff(repo, ['search', 'TOKENIZER', '--json']))).toEqual([[v.en, 'guards[0]']]);
+    // an unknown field is searched too
+    expect(hits(handoff(repo, ['search', 'escapes', '--json']))).toEqual([[v.en, 'reviewer_notes']]);
+    // every word must occur
+    expect(hits(handoff(repo, ['search', 'quoting', 'tokenizer', '--json']))).toEqual([[v.en, 'summary']]);
+    expect(handoff(repo, ['search', 'quoting', 'nowhere', '--json']).json.results).toEqual([]);
+  });
+
+  it('matches Russian words across inflections and ё/е', () => {
+    expect(hits(handoff(repo, ['search', 'парсер', '--json']))).toEqual([[v.ru, 'summary']]);
+    expect(hits(handoff(repo, ['search', 'парсера', '--json']))).toEqual([[v.ru, 'summary']]);
+    expect(hits(handoff(repo, ['search', 'ЕЩЕ', '--json']))).toEqual([[v.ru, 'summary']]);
+    expect(hits(handoff(repo, ['search', 'экранирования', '--json']))).toEqual([[v.ru, 'open_tracks[0].name']]);
+  });
+
+  it('matches Chinese without spaces: a word inside a sentence, and words apart', () => {
+    // on the feature branch, found from main: every branch is searched
+    expect(hits(handoff(repo, ['search', '解析器', '--json']))).toEqual([[v.zh, 'summary']]);
+    expect(hits(handoff(repo, ['search', '引号处理', '--json']))).toEqual([[v.zh, 'summary']]);
+    expect(hits(handoff(repo, ['search', '测试', '--json']))).toEqual([[v.zh, 'cursor.next_step']]);
+    expect(hits(handoff(repo, ['search', '解析器', '引号', '--json']))).toEqual([[v.zh, 'summary']]);
+    // a phrase that is not in the text does not match by its scattered characters
+    expect(handoff(repo, ['search', '解析引号', '--json']).json.results).toEqual([]);
+    // mixed scripts in one word
+    expect(hits(handoff(repo, ['search', 'csv解析器', '--json']))).toEqual([[v.zh, 'cursor.next_step']]);
+  });
+
+  it('orders newest first or by relevance, and filters by --branch, --since and -n', () => {
+    expect(hits(handoff(repo, ['search', 'csv', '--json'])).map((h: string[]) => h[0])).toEqual([v.zh, v.ru, v.en]);
+    const rel = handoff(repo, ['search', 'csv', '--relevance', '--json']).json.results;
+    expect(rel.map((h: any) => h.score)).toEqual([...rel.map((h: any) => h.score)].sort((a: number, b: number) => b - a));
+    expect(hits(handoff(repo, ['search', 'csv', '--branch', 'feature', '--json']))).toEqual([[v.zh, 'cursor.next_step']]);
+    const enDate = handoff(repo, ['log', '--all', '--json']).json.versions.find((x: any) => x.version === v.ru).date;
+    expect(hits(handoff(repo, ['search', 'csv', '--since', enDate, '--json'])).map((h: string[]) => h[0])).toEqual([v.zh, v.ru]);
+    const one = handoff(repo, ['search', 'csv', '-n', '1', '--json']);
+    expect(one.json.results).toHaveLength(1);
+    expect(one.json.more).toBe(2);
+    const human = handoff(repo, ['search', 'csv', '-n', '1']);
+    expect(human.stdout).toMatch(new RegExp(`^${v.zh.slice(0, 12)} 2026-01-01 \\d\\d:\\d\\d:\\d\\d feature cursor.next_step: 为CSV解析器写测试\\n$`));
+    expect(human.stderr).toBe('… 2 more; use -n to see them\n');
+  });
+
+  it('refuses bad arguments with one line and exit 2', () => {
+    for (const args of [['search'], ['search', '   '], ['search', 'x', '-n', 'many'], ['search', 'x', '--since', 'yesterday-ish']]) {
+      const r = handoff(repo, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+});
+
+describe('search with invalid notes in history', () => {
+  it('skips them with a count and still finds the valid ones', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: one', { 'a.txt': '1\n' });
+    const good = handoff(repo, ['write', '--json', '--summary', 'the parser is fine'], {}).json.version;
+    repo.commit('feat: two', { 'a.txt': '2\n' });
+    nativeNote(repo, 'summary: [parser unclosed\n');
+    repo.commit('feat: three', { 'a.txt': '3\n' });
+    nativeNote(repo, 'status: 42\nsummary: parser with wrong types\n');
+    const r = handoff(repo, ['search', 'parser', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.skipped_invalid).toBe(2);
+    expect(hits(r)).toEqual([[good, 'summary']]);
+    const human = handoff(repo, ['search', 'parser']);
+    expect(human.stderr).toBe('warning: skipped 2 invalid notes\n');
+  });
+});
+
+describe('the search index', () => {
+  let repo: TestRepo;
+  beforeAll(() => {
+    repo = TestRepo.init();
+    repo.commit('feat: one', { 'a.txt': '1\n' });
+    handoff(repo, ['write', '--summary', 'first direction: batching']);
+  });
+
+  it('keeps its cache, picks up new versions, and survives a cache cut short', () => {
+    expect(hits(handoff(repo, ['search', 'batching', '--json']))).toHaveLength(1);
+    const index = join(repo.gitDir(), 'handoff/search-index.jsonl');
+    expect(existsSync(index)).toBe(true);
+    repo.commit('feat: two', { 'a.txt': '2\n' });
+    const w = handoff(repo, ['write', '--json', '--summary', 'a brand new direction: streaming']);
+    let r = handoff(repo, ['search', 'direction', '--json']);
+    expect(r.json.searched).toBe(2);
+    expect(hits(r)[0]).toEqual([w.json.version, 'summary']);
+    const text = readFileSync(index, 'utf8');
+    writeFileSync(index, text.slice(0, text.length - 40));
+    r = handoff(repo, ['search', 'streaming', '--json']);
+    expect(hits(r)).toEqual([[w.json.version, 'summary']]);
+    expect(r.json.searched).toBe(2);
+  });
+
+  it('forgets versions a rewritten history no longer has (what purge does)', () => {
+    repo.commit('feat: three', { 'a.txt': '3\n' });
+    const w = handoff(repo, ['write', '--json', '--summary', 'leaked words zebra-unique']);
+    expect(hits(handoff(repo, ['search', 'zebra-unique', '--json']))).toEqual([[w.json.version, 'summary']]);
+    repo.git('update-ref', 'refs/notes/handoff', `${w.json.version}^`);
+    expect(handoff(repo, ['search', 'zebra-unique', '--json']).json.results).toEqual([]);
+    expect(readFileSync(join(repo.gitDir(), 'handoff/search-index.jsonl'), 'utf8')).not.toContain('zebra-unique');
+  });
+});
