@@ -47,12 +47,12 @@ export function handoffInputSchema(): JsonSchema {
   return { type: 'object', properties, additionalProperties: true };
 }
 
-/** A JSON Merge Patch (RFC 7386) of the handoff: the same fields, each also `null` (remove). */
+/** A patch of the latest handoff (`write --patch`): the same fields, each also `null` (empty it). */
 export function handoffPatchSchema(): JsonSchema {
   const base = handoffInputSchema();
   const properties: JsonSchema = {};
   for (const [k, s] of Object.entries(base.properties as Record<string, JsonSchema>)) {
     properties[k] = { anyOf: [s, { type: 'null' }], description: s.description };
   }
-  return { type: 'object', properties, additionalProperties: true, description: 'JSON Merge Patch (RFC 7386) on the latest version: mappings merge, null removes, lists and text replace' };
+  return { type: 'object', properties, additionalProperties: true, description: 'changes to the latest version: the fields given replace theirs; cursor, soft_context and consolidation merge key by key; null empties a field' };
 }

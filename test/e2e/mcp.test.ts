@@ -58,7 +58,7 @@ describe('git handoff mcp over stdio, with the SDK client', () => {
     expect(r.isError, JSON.stringify(r)).toBeFalsy();
     const v1 = data(r).version;
     expect(v1).toMatch(/^[0-9a-f]{40}$/);
-    expect(data(r).change_summary).toBe('first version');
+    expect(data(r).change_summary).toMatch(/^first version/);
     expect(repo.nativeNote()).toContain('next_step: write the RFC 4180 tests');
 
     // a secret is refused with our stable code, and nothing is written
@@ -79,7 +79,8 @@ describe('git handoff mcp over stdio, with the SDK client', () => {
     expect(data(r).handoff.summary).toBe('parser: "quotes" and \'apostrophes\'\nsecond line');
     expect(data(r).handoff.cursor.pending_questions).toEqual(['CRLF?']);
     expect(data(r).handoff.guards).toEqual([]);
-    expect(data(r).change_summary).toBe('changed status, cursor.next_step, guards');
+    expect(data(r).change_summary).toMatch(/changed status, cursor.next_step/);
+    expect(data(r).change_summary).toMatch(/removed 1 guard/);
 
     // log, newest first
     r = await client.callTool({ name: 'handoff_log', arguments: { limit: 5 } });

@@ -16,7 +16,6 @@ import { parseItemOption } from '../work-items.js';
 import { renderBookmark } from '../../core/bookmark.js';
 import { serializeReceipt } from '../../core/receipt.js';
 import { handoffInputSchema, handoffPatchSchema, type JsonSchema } from '../../core/handoff-json-schema.js';
-import { userContent, type Handoff } from '../../core/schema.js';
 import { checkArgs } from '../../core/check-args.js';
 import { isHandoffError, Refused, UsageError } from '../../errors.js';
 
@@ -83,15 +82,6 @@ function itemData(st: ItemStatus) {
   };
 }
 
-/** One line per changed field: what a caller needs to confirm the write did what it meant. */
-function changeSummary(prev: Handoff | null, next: Handoff, diff: typeof import('../../core/version-diff.js').diffHandoffs) {
-  if (!prev) return { changes: [], summary: 'first version' };
-  const changes = diff(userContent(prev), userContent(next));
-  const by = (k: string) => changes.filter((c) => c.change === k).map((c) => c.field);
-  const parts = [['changed', by('changed')], ['added', by('added')], ['removed', by('removed')]].filter(([, f]) => f.length).map(([k, f]) => `${k} ${(f as string[]).join(', ')}`);
-  return { changes, summary: parts.length ? parts.join('; ') : 'no field changed' };
-}
-
 export const TOOLS: ToolDef[] = [
   {
     name: 'handoff_show',
@@ -109,7 +99,7 @@ export const TOOLS: ToolDef[] = [
     name: 'handoff_write',
     title: 'Write a handoff version',
     description:
-      'Appends a new handoff version: `handoff` gives the whole handoff, `patch` changes the latest one (JSON Merge Patch: mappings merge, null removes, lists and text replace). Same validation, secret refusal and compare-and-swap as `git handoff write`; nothing is written when it refuses. Returns the version id and what changed.',
+      'Appends a new handoff version: `handoff` gives the whole handoff, `patch` changes the latest one (the fields given replace theirs; cursor, soft_context and consolidation merge key by key; null empties a field). Same validation, secret refusal and compare-and-swap as `git handoff write`; nothing is written when it refuses. Returns the version id and what changed.',
     inputSchema: obj({
       handoff: { ...handoffInputSchema(), description: 'the whole handoff (fields not given are empty)' },
       patch: handoffPatchSchema(),
@@ -119,24 +109,32 @@ export const TOOLS: ToolDef[] = [
     async run(repo, a) {
       if (a.handoff !== undefined && a.patch !== undefined) throw new UsageError('handoff_write: give handoff or patch, not both');
       if (a.handoff === undefined && a.patch === undefined) throw new UsageError('handoff_write: give handoff (the whole handoff) or patch (changes to the latest)');
-      const store = new HandoffStore(repo);
-      const before = (await store.latest({ branch: repo.headBranch() })).version;
+      const patch = a.patch !== undefined;
       const r = await writeHandoff(repo, {
-        input: a.handoff !== undefined ? Buffer.from(JSON.stringify(a.handoff)) : null,
-        inputName: 'handoff',
-        patch: a.patch as Record<string, unknown> | undefined,
+        input: Buffer.from(JSON.stringify(patch ? a.patch : a.handoff)),
+        inputName: patch ? 'patch' : 'handoff',
+        patch,
         dryRun: a.dry_run === true,
         flags: {},
       });
-      const { diffHandoffs } = await import('../../core/version-diff.js');
-      const { changes, summary } = r.unchanged ? { changes: [], summary: 'unchanged' } : changeSummary(before?.handoff ?? null, r.handoff, diffHandoffs);
-      const data = { ok: true, version: r.version, target: r.target, unchanged: r.unchanged, ...(r.dryRun ? { dry_run: true } : {}), change_summary: summary, changes, handoff: r.handoff };
+      const summary = r.unchanged ? 'unchanged' : r.changes.line;
+      const data = {
+        ok: true,
+        version: r.version,
+        target: r.target,
+        unchanged: r.unchanged,
+        ...(r.dryRun ? { dry_run: true } : {}),
+        change_summary: summary,
+        changes: r.changes,
+        ...(r.warnings.length ? { warnings: r.warnings } : {}),
+        handoff: r.handoff,
+      };
       const head = r.unchanged
         ? `unchanged: version ${r.version!.slice(0, 12)} already holds this handoff`
         : r.dryRun
           ? `dry run: would append a version for ${r.target.slice(0, 7)}; nothing was written`
           : `wrote version ${r.version} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ''}`;
-      return { data, text: `${head}\n${summary}` };
+      return { data, text: [head, summary, ...r.warnings.map((w) => `warning: ${w}`)].join('\n') };
     },
   },
   {
