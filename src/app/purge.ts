@@ -70,12 +70,16 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
 async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, records: PurgeRecord[]): Promise<string> {
   const obj = await objects.read(tip);
   if (!obj || obj.type !== 'commit') throw new GitFailed(`commit ${tip} is missing`);
-  let tree = parseCommit(obj.data).tree;
+  const last = parseCommit(obj.data);
+  let tree = last.tree;
   for (const r of records) tree = await writePath(objects, tree, recordPath(r.version), await objects.write('blob', Buffer.from(formatRecord(r), 'utf8')));
   const ids = await resolveIdentities(repo);
+  // Dated like the commit it follows, not "now": the dry run then names the very commit the
+  // real run makes (issue 11: the dry run predicted one id and the run made another).
+  const when = { timestamp: last.committer.timestamp, tz: last.committer.tz };
   const trailers = ['Handoff-Kind: repair', ...records.map((r) => `Handoff-Purged: ${r.version}`)];
   const message = `purge ${records.length === 1 ? 'a version' : `${records.length} versions`} from the handoff history\n\n${trailers.join('\n')}\n`;
-  return objects.write('commit', serializeCommit({ tree, parents: [tip], author: ids.author, committer: ids.committer, message }));
+  return objects.write('commit', serializeCommit({ tree, parents: [tip], author: { ...ids.author, ...when }, committer: { ...ids.committer, ...when }, message }));
 }
 
 /** Remotes whose fetched history still holds a purged version; the default remote when none was fetched. */

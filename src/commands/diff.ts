@@ -4,6 +4,7 @@ import { Repo } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
 import { checkedSelection } from '../app/show.js';
 import { Refused } from '../errors.js';
+import { movedByRewrite } from '../core/rewrite.js';
 
 export const command: CommandModule = {
   spec: {
@@ -38,12 +39,19 @@ export const command: CommandModule = {
       }
       const { diffHandoffs, renderChanges } = await import('../core/version-diff.js');
       const changes = diffHandoffs(oldV.handoff, newV.handoff);
+      // A version moved by a rewrite carries the same note: say so rather than "(no changes)".
+      const moved = [oldV, newV].flatMap((v) => {
+        const m = movedByRewrite(v.handoff, v.target);
+        return m ? [{ version: v.id, ...m }] : [];
+      });
       if (ctx.json) {
-        ctx.io.json({ ok: true, old: oldV.id, new: newV.id, changes });
+        ctx.io.json({ ok: true, old: oldV.id, new: newV.id, changes, ...(moved.length ? { moved } : {}) });
         return;
       }
       ctx.io.out(`${ctx.io.paint.heading(`diff ${oldV.id.slice(0, 12)}..${newV.id.slice(0, 12)}`)}\n`);
-      ctx.io.out(renderChanges(changes) || '(no changes)\n');
+      for (const m of moved) ctx.io.out(`version ${m.version.slice(0, 12)} was moved from commit ${m.from.slice(0, 7)} to ${m.to.slice(0, 7)} by a rewrite (amend or rebase)\n`);
+      if (moved.length && !changes.length) ctx.io.out(`(no changes to the content; the note moved from ${oldV.target.slice(0, 7)} to ${newV.target.slice(0, 7)})\n`);
+      else ctx.io.out(renderChanges(changes) || '(no changes)\n');
     } finally {
       repo.close();
     }

@@ -3,6 +3,7 @@ import { JSON_OPTION, str } from './types.js';
 import { Repo } from '../git/repo.js';
 import { showHandoff, type ShowResult } from '../app/show.js';
 import { renderBookmark } from '../core/bookmark.js';
+import { movedByRewrite, movedLine } from '../core/rewrite.js';
 
 export const command: CommandModule = {
   spec: {
@@ -58,6 +59,8 @@ export function notices(r: ShowResult): string[] {
     const where = r.currentBranch ? `branch ${r.currentBranch}` : 'this detached HEAD';
     out.push(`no handoff on ${where} yet; showing the newest one${r.version.branch ? ` (from ${r.version.branch})` : ''}`);
   }
+  const moved = r.version ? movedByRewrite(r.version.handoff, r.version.target) : null;
+  if (moved) out.push(movedLine(moved));
   if (r.stale) out.push(`warning: this handoff is stale: written ${r.ageDays} days ago (${r.date!.slice(0, 10)}); confirm with the user before acting on it`);
   if (r.remoteAhead) {
     const n = r.remoteAhead.versions;

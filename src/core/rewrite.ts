@@ -45,3 +45,18 @@ export function newestNote(notes: NoteText[]): NoteText | null {
   }
   return best;
 }
+
+/**
+ * A note moved by a rewrite: written while HEAD was `head`, now attached to another commit
+ * (amend and rebase copy notes through `notes.rewriteRef`). Its head and recent commits
+ * still describe the old commit, so readers are told (issue 11). null when it was not moved.
+ */
+export function movedByRewrite(h: { head?: unknown }, target: string): { from: string; to: string } | null {
+  const head = h.head;
+  return typeof head === 'string' && /^[0-9a-f]{40}$/.test(head) && head !== target ? { from: head, to: target } : null;
+}
+
+/** The one line that says so. */
+export function movedLine(m: { from: string; to: string }): string {
+  return `moved by a rewrite: this handoff was written at commit ${m.from.slice(0, 7)} and now sits on ${m.to.slice(0, 7)} (amend or rebase); its head and recent commits are from before the rewrite`;
+}

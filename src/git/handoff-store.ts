@@ -188,11 +188,16 @@ export class HandoffStore {
     return { versions: gen(), fallback: () => fallback };
   }
 
-  /** The newest valid version of a selection, with the invalid ones skipped on the way. */
+  /**
+   * The newest valid version of a selection, with the invalid ones skipped on the way. A
+   * purge's tombstone is passed over too: after a purge the latest is the newest version
+   * that was not purged (issue 11), and nothing carries the tombstone forward.
+   */
   async latest(sel: Selection): Promise<{ version: ReadVersion | null; skipped: ReadVersion[]; fallback: boolean }> {
     const { versions, fallback } = await this.select(sel);
     const skipped: ReadVersion[] = [];
     for await (const v of versions) {
+      if (v.valid && v.handoff.purged === true) continue;
       if (v.valid) return { version: v, skipped, fallback: fallback() };
       skipped.push(v);
     }

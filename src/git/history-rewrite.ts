@@ -116,10 +116,13 @@ async function placements(repo: Repo, tip: string, blobs: string[]): Promise<Map
 /**
  * Drops reflog entries whose commit the ref no longer reaches, so purged commits are
  * referenced by nothing and `git gc --prune=now` removes them. Reachable entries stay.
+ * `--rewrite` judges each entry by the entry kept before it: without it git also drops the
+ * purge's own entry (its old value is a purged commit) and the reflog's newest entry no
+ * longer names the ref's value.
  */
 export async function expireUnreachableReflogs(repo: Repo, refs: string[]): Promise<void> {
   for (const ref of refs) {
     if (!(await repo.resolveRef(ref))) continue;
-    await repo.runGit(['reflog', 'expire', '--expire=never', '--expire-unreachable=now', ref]);
+    await repo.runGit(['reflog', 'expire', '--expire=never', '--expire-unreachable=now', '--rewrite', ref]);
   }
 }
