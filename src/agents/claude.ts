@@ -5,11 +5,14 @@
  * add context through `hookSpecificOutput.additionalContext`; Stop blocks with
  * `{"decision":"block","reason"}`; PreCompact and SessionEnd output reach the user only.
  * SessionStart may append `export` lines to `$CLAUDE_ENV_FILE` for the session's shell.
+ * Hook processes get `CLAUDE_PROJECT_DIR` and `CLAUDECODE=1` (Gemini CLI and Copilot CLI
+ * set `CLAUDE_PROJECT_DIR` too, and both run `.claude` hooks: they are told apart first).
  */
 import { renderClaudeStyle, type AgentAdapter } from './types.js';
 
 export const claude: AgentAdapter = {
   name: 'claude',
+  title: 'Claude Code',
   instructionFiles: ['CLAUDE.md', '.claude/CLAUDE.md', 'CLAUDE.local.md'],
   hooks: [
     { native: 'SessionStart', event: 'session-start' },
@@ -20,5 +23,10 @@ export const claude: AgentAdapter = {
   ],
   timeout: 30,
   envFileVars: ['CLAUDE_ENV_FILE'],
+  sessionEnvVars: ['CLAUDE_CODE_SESSION_ID'],
+  hookFiles: ['.claude/settings.local.json', '.claude/settings.json'],
+  detect: (_raw, env) => env.CLAUDECODE === '1',
+  runsHooksOf: [],
+  promptContext: true,
   render: (event, reply) => renderClaudeStyle(event, reply),
 };

@@ -1,23 +1,35 @@
 /**
- * Codex CLI (developers.openai.com/codex/hooks): `.codex/hooks.json` in Claude Code's shape,
- * run only with `[features] codex_hooks = true` in `.codex/config.toml` (newer releases
- * also read `hooks`, and enable hooks by default). Events SessionStart (source startup |
- * resume | clear | compact), UserPromptSubmit, PreCompact, Stop; there is no SessionEnd.
- * Answers as Claude Code's: `hookSpecificOutput.additionalContext`, `decision: "block"`.
- * SessionStart exports through `$CODEX_ENV_FILE` (or its alias `$CLAUDE_ENV_FILE`).
+ * Codex CLI (developers.openai.com/codex/hooks): `.codex/hooks.json` in Claude Code's shape.
+ * Hooks are on by default since 0.169 (`[features] hooks`; the old `codex_hooks` key is a
+ * deprecated alias that makes Codex warn on every run, so init writes neither). Codex runs
+ * a project's hooks only in a trusted project and only once the user trusted each hook
+ * (`/hooks` in the interactive UI; `codex exec` skips untrusted hooks without a word, or
+ * runs them with `--dangerously-bypass-hook-trust`). Events SessionStart (source startup |
+ * resume | clear | compact), UserPromptSubmit, PreCompact, Stop, SessionEnd (its timeout
+ * is clamped to 3 s). Answers as Claude Code's, and Codex rejects unknown fields.
+ * Codex gives hooks no env file: the hook input's `session_id` is the thread id, which
+ * Codex exports to the agent's shell commands as `CODEX_THREAD_ID`, so `write` reads that.
+ * Its hook input is told apart by `turn_id` and the rollout transcript path.
  */
 import { renderClaudeStyle, type AgentAdapter } from './types.js';
 
 export const codex: AgentAdapter = {
   name: 'codex',
+  title: 'Codex CLI',
   instructionFiles: ['AGENTS.md', 'AGENTS.override.md'],
   hooks: [
     { native: 'SessionStart', event: 'session-start' },
     { native: 'UserPromptSubmit', event: 'user-prompt-submit' },
     { native: 'PreCompact', event: 'pre-compact' },
     { native: 'Stop', event: 'stop' },
+    { native: 'SessionEnd', event: 'session-end', timeout: 3 },
   ],
   timeout: 30,
-  envFileVars: ['CODEX_ENV_FILE', 'CLAUDE_ENV_FILE'],
-  render: (event, reply) => renderClaudeStyle(event, reply),
+  envFileVars: [],
+  sessionEnvVars: ['CODEX_THREAD_ID'],
+  hookFiles: ['.codex/hooks.json'],
+  detect: (raw) => typeof raw.turn_id === 'string' || (typeof raw.transcript_path === 'string' && /[\\/]\.codex[\\/]sessions[\\/]|[\\/]rollout-[^\\/]*\.jsonl$/.test(raw.transcript_path)),
+  runsHooksOf: [],
+  promptContext: true,
+  render: (event, reply) => (event === 'session-end' ? '' : renderClaudeStyle(event, reply)),
 };

@@ -4,7 +4,11 @@
  * startup | resume | clear), BeforeAgent (the role of UserPromptSubmit: `prompt`, answers
  * with `hookSpecificOutput.additionalContext`), AfterAgent (the role of Stop: `decision:
  * "deny"` with a `reason` sends the reason back as a new prompt; `stop_hook_active`),
- * PreCompress and SessionEnd (advisory: `systemMessage` only).
+ * PreCompress and SessionEnd (advisory: `systemMessage` only). Gemini fires PreCompress
+ * with trigger `auto` on every turn, before it decides whether to compress at all, so only
+ * a `manual` one (`/compress`) is taken for a real compaction. Hook processes get
+ * `GEMINI_PROJECT_DIR` and `GEMINI_SESSION_ID` (and `CLAUDE_PROJECT_DIR`: Gemini runs
+ * Claude-style hooks too).
  */
 import type { AgentAdapter, AgentEvent, AgentReply } from './types.js';
 
@@ -29,6 +33,7 @@ function render(event: AgentEvent, reply: AgentReply): string {
 
 export const gemini: AgentAdapter = {
   name: 'gemini',
+  title: 'Gemini CLI',
   instructionFiles: ['GEMINI.md'],
   hooks: [
     { native: 'SessionStart', event: 'session-start' },
@@ -39,5 +44,11 @@ export const gemini: AgentAdapter = {
   ],
   timeout: 30000,
   envFileVars: [],
+  sessionEnvVars: ['GEMINI_SESSION_ID'],
+  hookFiles: ['.gemini/settings.json'],
+  detect: (raw, env) => Boolean(env.GEMINI_PROJECT_DIR) || (typeof raw.hook_event_name === 'string' && ['BeforeAgent', 'AfterAgent', 'PreCompress'].includes(raw.hook_event_name)),
+  runsHooksOf: [],
+  promptContext: true,
+  compacts: (input) => input.trigger === 'manual',
   render,
 };

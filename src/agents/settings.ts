@@ -3,7 +3,11 @@
  * that `--dry-run` is the same plan and `uninstall` removes exactly what was added:
  * - the agent's settings JSON: our hook entries merged in, every existing key and hook kept,
  *   the file's indentation kept;
- * - Codex's `.codex/config.toml`: `[features] codex_hooks = true`;
+ * - Cursor's `.cursor/hooks.json` (version 1, flat entries): the same, in its shape;
+ * - a file that is ours alone (Copilot CLI's `.github/hooks/git-handoff.json`, OpenCode's
+ *   plugin): written whole, and removed whole;
+ * - Codex's `.codex/config.toml`: nothing any more; the `[features] codex_hooks = true`
+ *   line earlier versions added is taken out again (`disableCodexHooks`);
  * - the instruction file (CLAUDE.md, AGENTS.md, GEMINI.md): the trigger line, once.
  */
 import { TRIGGER_LINE, type AgentAdapter, type AgentEvent } from './types.js';
@@ -16,7 +20,7 @@ export function hookCommand(event: AgentEvent, agent: string): string {
   return `git handoff hook ${event} --agent ${agent}`;
 }
 
-const OUR_COMMAND = /^git handoff hook [a-z-]+ --agent (claude|codex|gemini)$/;
+const OUR_COMMAND = /^git handoff hook [a-z-]+ --agent [a-z]+$/;
 
 export interface TextChange {
   /** the new text; null means "no file" */
@@ -54,8 +58,8 @@ function parseSettings(text: string | null, path: string): Obj {
   return v;
 }
 
-function entry(adapter: AgentAdapter, event: AgentEvent): Obj {
-  const e: Obj = { type: 'command', command: hookCommand(event, adapter.name), timeout: adapter.timeout };
+function entry(adapter: AgentAdapter, event: AgentEvent, timeout = adapter.timeout): Obj {
+  const e: Obj = { type: 'command', command: hookCommand(event, adapter.name), timeout };
   // Gemini identifies hooks by name in /hooks enable|disable.
   if (adapter.name === 'gemini') return { name: `git-handoff-${event}`, ...e };
   return e;
@@ -74,7 +78,7 @@ export function mergeAgentSettings(text: string | null, adapter: AgentAdapter, p
     const current = hooks[spec.native];
     if (current !== undefined && !Array.isArray(current)) throw new SettingsError(`${path}: hooks.${spec.native} is not a list`);
     if (hasOurs(current, hookCommand(spec.event, adapter.name))) continue;
-    const group: Obj = { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [entry(adapter, spec.event)] };
+    const group: Obj = { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [entry(adapter, spec.event, spec.timeout)] };
     hooks[spec.native] = [...((current as unknown[]) ?? []), group];
     changed = true;
   }
@@ -186,4 +190,85 @@ export function removeTriggerLine(text: string | null, createdByInit: boolean): 
   if (createdByInit && out.trim() === '') return { text: null, changed: true };
   if (text.endsWith('\n') && !out.endsWith('\n') && out !== '') out += '\n';
   return { text: out, changed: true };
+}
+
+const mineFor = (agent: string) => (h: unknown) => isObj(h) && typeof h.command === 'string' && OUR_COMMAND.test(h.command) && h.command.endsWith(` --agent ${agent}`);
+
+/**
+ * Cursor's `.cursor/hooks.json`: `{"version": 1, "hooks": {"sessionStart": [{"command",
+ * "timeout"}]}}`; our entries added, every other key and entry kept.
+ */
+export function mergeCursorHooks(text: string | null, adapter: AgentAdapter, path: string): TextChange {
+  const settings = parseSettings(text, path);
+  const hooks: Obj = isObj(settings.hooks) ? { ...settings.hooks } : {};
+  let changed = false;
+  for (const spec of adapter.hooks) {
+    const current = hooks[spec.native];
+    if (current !== undefined && !Array.isArray(current)) throw new SettingsError(`${path}: hooks.${spec.native} is not a list`);
+    const command = hookCommand(spec.event, adapter.name);
+    if (Array.isArray(current) && current.some((h) => isObj(h) && h.command === command)) continue;
+    const e: Obj = { command, timeout: spec.timeout ?? adapter.timeout };
+    hooks[spec.native] = [...((current as unknown[]) ?? []), e];
+    changed = true;
+  }
+  if (!changed) return { text, changed: false };
+  const out: Obj = settings.version === undefined ? { version: 1, ...settings, hooks } : { ...settings, hooks };
+  return { text: serialize(out, detectJsonStyle(text)), changed: true };
+}
+
+/** Undoes `mergeCursorHooks`; a file left as `{"version": 1}` that init created is removed. */
+export function unmergeCursorHooks(text: string | null, adapter: AgentAdapter, path: string, opts: { createdByInit: boolean }): TextChange {
+  if (text === null) return { text, changed: false };
+  const settings = parseSettings(text, path);
+  if (!isObj(settings.hooks)) return { text, changed: false };
+  const hooks: Obj = { ...settings.hooks };
+  const mine = mineFor(adapter.name);
+  let changed = false;
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue;
+    const kept = list.filter((h) => !mine(h));
+    if (kept.length === list.length) continue;
+    changed = true;
+    if (kept.length) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  if (!changed) return { text, changed: false };
+  const out: Obj = { ...settings };
+  if (Object.keys(hooks).length) out.hooks = hooks;
+  else delete out.hooks;
+  const rest = Object.keys(out).filter((k) => k !== 'version');
+  if (opts.createdByInit && rest.length === 0) return { text: null, changed: true };
+  return { text: serialize(out, detectJsonStyle(text)), changed: true };
+}
+
+/** The mark every file that is ours alone carries (so uninstall without a record knows it). */
+export const OWN_FILE_MARK = 'git-handoff';
+
+/**
+ * A file that is ours alone: created (or brought up to date when it is ours), refused when
+ * something else sits at that path.
+ */
+export function writeOwnFile(text: string | null, content: string, path: string, isOurs: (text: string) => boolean): TextChange {
+  if (text === content) return { text, changed: false };
+  if (text !== null && text.trim() !== '' && !isOurs(text)) throw new SettingsError(`${path} exists and is not git-handoff's; move it aside, then run init again`);
+  return { text: content, changed: true };
+}
+
+/** Copilot CLI's `.github/hooks/git-handoff.json`: version 1, one command entry per event. */
+export function copilotHooksFile(adapter: AgentAdapter): string {
+  const hooks: Obj = {};
+  for (const spec of adapter.hooks) hooks[spec.native] = [{ type: 'command', bash: hookCommand(spec.event, adapter.name), timeoutSec: spec.timeout ?? adapter.timeout }];
+  return serialize({ version: 1, hooks }, { indent: '  ', finalNewline: true });
+}
+
+/** Is this Copilot hooks file ours (every entry runs one of our commands)? */
+export function isOurCopilotFile(text: string, adapter: AgentAdapter): boolean {
+  try {
+    const v = JSON.parse(text);
+    if (!isObj(v) || !isObj(v.hooks)) return false;
+    const entries = Object.values(v.hooks).flatMap((l) => (Array.isArray(l) ? l : [null]));
+    return entries.length > 0 && entries.every((h) => isObj(h) && typeof h.bash === 'string' && OUR_COMMAND.test(h.bash) && h.bash.endsWith(` --agent ${adapter.name}`));
+  } catch {
+    return false;
+  }
 }

@@ -1,11 +1,12 @@
 /**
- * What the three agents have in common once their formats are translated: the hook events
- * we handle, the input every agent's JSON is normalized to, and the answer a handler gives.
- * Each agent's own file (claude.ts, codex.ts, gemini.ts) knows its event names, its input
- * fields and how its stdout must look.
+ * What the agents have in common once their formats are translated: the hook events we
+ * handle, the input every agent's JSON is normalized to, and the answer a handler gives.
+ * Each agent's own file (claude.ts, codex.ts, gemini.ts, cursor.ts, copilot.ts,
+ * opencode.ts, droid.ts) knows its event names, its input fields, how to recognise that it
+ * is the program calling a hook, and how its stdout must look.
  */
-export type AgentName = 'claude' | 'codex' | 'gemini';
-export const AGENT_NAMES: readonly AgentName[] = ['claude', 'codex', 'gemini'];
+export type AgentName = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'opencode' | 'droid';
+export const AGENT_NAMES: readonly AgentName[] = ['claude', 'codex', 'gemini', 'cursor', 'copilot', 'opencode', 'droid'];
 
 /** Our event names: `git handoff hook <event> --agent A`. */
 export type AgentEvent = 'session-start' | 'user-prompt-submit' | 'pre-compact' | 'stop' | 'session-end';
@@ -51,10 +52,14 @@ export interface HookEntrySpec {
   native: string;
   event: AgentEvent;
   matcher?: string;
+  /** this entry's timeout when it differs from the agent's (Codex clamps SessionEnd to 3 s) */
+  timeout?: number;
 }
 
 export interface AgentAdapter {
   name: AgentName;
+  /** the program's name for people */
+  title: string;
   /** instruction files (relative to the work tree) that carry the trigger line; the first is where init adds it */
   instructionFiles: readonly string[];
   /** the events this agent has, with their native names */
@@ -63,6 +68,21 @@ export interface AgentAdapter {
   timeout: number;
   /** variables naming a file whose `export` lines the agent's later shell commands source */
   envFileVars: readonly string[];
+  /** variables the agent itself sets in its shell commands naming its session (so `write` records it) */
+  sessionEnvVars: readonly string[];
+  /** project files (relative to the work tree) where this agent reads hooks, to tell whether ours are installed */
+  hookFiles: readonly string[];
+  /**
+   * Is this program the one running the hook? From its input and the environment it gives
+   * hook processes (other agents run Claude Code's hooks too: one hook, one host).
+   */
+  detect(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): boolean;
+  /** other agents whose hook files this program runs as well (Cursor and Copilot CLI run Claude Code's) */
+  runsHooksOf: readonly AgentName[];
+  /** can a user-prompt-submit answer add context for the model (Cursor's cannot) */
+  promptContext: boolean;
+  /** does this pre-compact event mean a compaction really happens (Gemini fires it on every turn) */
+  compacts?(input: AgentHookInput): boolean;
   /** stdout for a reply ('' for nothing) */
   render(event: AgentEvent, reply: AgentReply): string;
 }
@@ -70,17 +90,27 @@ export interface AgentAdapter {
 type Obj = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-/** The fields every agent sends under the same snake_case names (Claude Code's, which Codex and Gemini follow). */
+const firstString = (v: unknown): string | null => (Array.isArray(v) ? str(v[0]) : null);
+/** session-start sources as each agent names them, ours on the right (Copilot: new) */
+const SOURCES: Record<string, string> = { new: 'startup' };
+
+/**
+ * The fields every agent sends, under Claude Code's snake_case names (which Codex, Gemini
+ * and Droid follow), Copilot CLI's camelCase ones (`sessionId`, `hookEventName`) and
+ * Cursor's (`conversation_id`, `workspace_roots`).
+ */
 export function normalizeInput(raw: Obj): AgentHookInput {
+  const source = str(raw.source) ?? str(raw.trigger_source);
   return {
-    sessionId: str(raw.session_id),
-    cwd: str(raw.cwd),
-    nativeEvent: str(raw.hook_event_name),
-    source: str(raw.source) ?? str(raw.trigger_source),
+    sessionId: str(raw.session_id) ?? str(raw.sessionId) ?? str(raw.conversation_id),
+    cwd: str(raw.cwd) ?? firstString(raw.workspace_roots),
+    nativeEvent: str(raw.hook_event_name) ?? str(raw.hookEventName),
+    source: source ? SOURCES[source] ?? source : null,
     prompt: typeof raw.prompt === 'string' ? raw.prompt : null,
     reason: str(raw.reason),
     trigger: str(raw.trigger),
-    stopHookActive: raw.stop_hook_active === true,
+    // Cursor counts the follow-ups its stop hooks caused instead
+    stopHookActive: raw.stop_hook_active === true || raw.stopHookActive === true || (typeof raw.loop_count === 'number' && raw.loop_count > 0),
     raw,
   };
 }

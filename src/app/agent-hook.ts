@@ -11,7 +11,7 @@ import { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { readSession, readSessions, removeSession, writeSession } from '../git/session-store.js';
 import { resolveIdentities, isoUtc } from '../git/identity.js';
-import { AGENTS, agentEvent, isAgentName } from '../agents/index.js';
+import { AGENT_LIST, AGENTS, agentEvent, detectHost, isAgentName } from '../agents/index.js';
 import { hasTrigger } from '../agents/settings.js';
 import { parseHookInput, type AgentAdapter, type AgentEvent, type AgentHookInput, type AgentReply } from '../agents/types.js';
 import { currentSession, type SessionState } from '../core/session.js';
@@ -44,9 +44,9 @@ const SILENT: AgentHookOutcome = { stdout: '', stderr: [] };
 export async function runAgentHook(call: AgentHookCall): Promise<AgentHookOutcome> {
   if (call.env.HANDOFF_SKIP === '1') return SILENT;
   const fail = (msg: string): AgentHookOutcome => ({ stdout: '', stderr: [`git handoff: hook ${call.event} --agent ${call.agent}: ${msg}`] });
-  if (!isAgentName(call.agent)) return fail(`unknown agent '${call.agent}' (claude, codex or gemini)`);
-  const adapter = AGENTS[call.agent];
-  const event = agentEvent(adapter, call.event);
+  if (!isAgentName(call.agent)) return fail(`unknown agent '${call.agent}' (${AGENT_LIST})`);
+  const named = AGENTS[call.agent];
+  const event = agentEvent(named, call.event);
   if (!event) return fail(`unknown event '${call.event}'`);
   const parsed = parseHookInput(call.stdin);
   if ('problem' in parsed) return fail(parsed.problem);
@@ -59,7 +59,12 @@ export async function runAgentHook(call: AgentHookCall): Promise<AgentHookOutcom
     return fail((e as Error).message);
   }
   try {
-    if (!repo.workTree || !hasTriggerLine(repo.workTree, adapter)) return SILENT;
+    if (!repo.workTree) return SILENT;
+    // One hook, one host: another program running this agent's hooks gets its own format,
+    // and stays silent here when its own hooks are installed too (they answer; never twice).
+    const adapter = detectHost(named, parsed.input.raw, call.env);
+    if (adapter !== named && hasOwnHooks(repo.workTree, adapter)) return SILENT;
+    if (!hasTriggerLine(repo.workTree, named) && !hasTriggerLine(repo.workTree, adapter)) return SILENT;
     const reply = await HANDLERS[event](repo, adapter, parsed.input, call.env);
     return { stdout: adapter.render(event, reply), stderr: (reply.warnings ?? []).map((w) => `git handoff: hook ${call.event} --agent ${call.agent}: ${w}`) };
   } catch (e) {
@@ -74,6 +79,19 @@ export function hasTriggerLine(workTree: string, adapter: AgentAdapter): boolean
   return adapter.instructionFiles.some((f) => {
     try {
       return hasTrigger(readFileSync(join(workTree, f), 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Are this agent's own git-handoff hooks installed in the work tree? */
+export function hasOwnHooks(workTree: string, adapter: AgentAdapter): boolean {
+  const mark = `--agent ${adapter.name}`;
+  return adapter.hookFiles.some((f) => {
+    try {
+      const text = readFileSync(join(workTree, f), 'utf8');
+      return text.includes('git handoff hook ') && text.includes(mark);
     } catch {
       return false;
     }
@@ -128,7 +146,10 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
   const previous = previousSession(finished);
   const previousWrote = previous ? await wroteHandoffSince(repo, previous) : null;
   const d = decideSessionStart(own, { sessionId, agent: adapter.name, now, head: await repo.headCommit(), previousWrote });
-  saveSession(repo, d.state, now);
+  // A session starts up once: a second startup of the same id (two agents' hooks run by
+  // one program) gets no second bookmark. Resume, clear and compact do get it again.
+  const again = own !== null && (input.source ?? 'startup') === 'startup' && own.bookmark_given === true;
+  saveSession(repo, { ...d.state, bookmark_given: true }, now);
   for (const s of finished) removeSession(repo.gitDir, s.session_id);
   const warnings: string[] = [];
   try {
@@ -138,6 +159,7 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
     warnings.push(`cannot export the session id: ${((e as Error).message ?? String(e)).split('\n')[0]}`);
   }
 
+  if (again) return warnings.length ? { warnings } : {};
   const r = await showHandoff(repo, {});
   const bookmark = r.version ? renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: [] }) : null;
   const context = sessionStartContext({
@@ -198,7 +220,9 @@ const stop: Handler = async (repo, _adapter, input, env) => {
   return d.block ? { blockStop: stopBlockReason() } : {};
 };
 
-const preCompact: Handler = async (repo) => {
+const preCompact: Handler = async (repo, adapter, input) => {
+  // Gemini fires its PreCompress on every turn, before deciding whether to compress
+  if (adapter.compacts && !adapter.compacts(input)) return {};
   const r = await showHandoff(repo, {});
   return r.due ? { userMessage: preCompactReminder(r.due) } : {};
 };

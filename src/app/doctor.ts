@@ -14,8 +14,9 @@ import { parseDocument } from '../core/parse.js';
 import { checkStored, type Handoff } from '../core/schema.js';
 import { placeOrphans, type Orphan } from '../core/orphans.js';
 import { checkInstall } from './doctor-install.js';
+import { checkAgentTrust } from './doctor-agents.js';
 
-export type FindingKind = 'orphan' | 'lock' | 'install';
+export type FindingKind = 'orphan' | 'lock' | 'install' | 'agent';
 
 /**
  * How a finding counts (issue 11: a finding and `healthy` always agree): `fixable` until
@@ -100,6 +101,7 @@ export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorR
   }
   findings.push(...(await checkOrphans(repo, req.fix, Boolean(req.reattachMissing))));
   findings.push(...(await checkInstall(repo, req.fix)));
+  findings.push(...checkAgentTrust(repo, process.env));
   return { findings, healthy: isHealthy(findings) };
 }
 

@@ -2,6 +2,7 @@
  * `write`: gather (input, HEAD, latest version) -> decide (validate, scan, fill, compare)
  * -> act (one version commit, compare-and-swap). `--dry-run` stops before act.
  */
+import { sessionIdFromEnv } from '../agents/index.js';
 import type { Repo, WriteHelper } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
 import { headFacts, patchIdDiffArgs, contentHashes, type HeadFacts } from '../git/head-facts.js';
@@ -221,7 +222,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   }
 
   // Decide: patch with flags, validate again, scan what the user gave.
-  const session = req.flags.session ?? docSession ?? (process.env.HANDOFF_SESSION_ID || undefined) ?? currentSession(readSessions(repo.gitDir), undefined)?.session_id;
+  const session = req.flags.session ?? docSession ?? sessionIdFromEnv(process.env) ?? currentSession(readSessions(repo.gitDir), undefined)?.session_id;
   if (session) base.session_id = session;
   else delete base.session_id;
   let patched = applyFlags(base, req.flags, warnings);

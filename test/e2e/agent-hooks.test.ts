@@ -3,7 +3,7 @@
  * Gemini CLI), through the installed CLI, checking the answer in each agent's format.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestRepo, tempDir } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
@@ -239,20 +239,26 @@ describe('Claude Code', () => {
 });
 
 describe('Codex CLI', () => {
-  it('answers as Claude Code does, takes the events by their Codex names, exports through CODEX_ENV_FILE', () => {
+  it('answers as Claude Code does, takes the events by their Codex names; write records the session from CODEX_THREAD_ID (Codex has no env file)', () => {
     const repo = project('AGENTS.md');
     handoff(repo, ['write', '--summary', 'codex side']);
     const base = { session_id: 'cx-1', transcript_path: null, cwd: repo.dir, model: 'gpt-5-codex', permission_mode: 'default' };
     const envFile = join(tempDir(), 'codex.env');
     const s = hook(repo, 'codex', 'SessionStart', JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' }), { CODEX_ENV_FILE: envFile });
     expect(s.out.hookSpecificOutput).toEqual({ hookEventName: 'SessionStart', additionalContext: expect.stringContaining('codex side') });
-    expect(readFileSync(envFile, 'utf8')).toContain("export HANDOFF_SESSION_ID='cx-1'");
+    // no such variable exists in Codex: nothing is written there
+    expect(existsSync(envFile)).toBe(false);
     const p = hook(repo, 'codex', 'UserPromptSubmit', JSON.stringify({ ...base, turn_id: 't1', hook_event_name: 'UserPromptSubmit', prompt: 'wrap up session' }));
     expect(p.out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
     const st = hook(repo, 'codex', 'Stop', JSON.stringify({ ...base, turn_id: 't1', hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' }));
     expect(st.out).toEqual({ decision: 'block', reason: expect.any(String) });
     // the trigger line lives in AGENTS.md for Codex; CLAUDE.md does not count
     expect(hook(repo, 'claude', 'session-start', claudeInput(repo, 'SessionStart', { source: 'startup' })).stdout).toBe('');
+    // the thread id Codex puts in its shell commands' environment is the hooks' session_id,
+    // also when another session started later in the same worktree
+    hook(repo, 'codex', 'SessionStart', JSON.stringify({ ...base, session_id: 'cx-2', hook_event_name: 'SessionStart', source: 'startup' }));
+    const w = handoff(repo, ['write', '--summary', 'from codex', '--json'], { env: { CODEX_THREAD_ID: 'cx-1' } });
+    expect(w.json.handoff.session_id).toBe('cx-1');
   });
 });
 

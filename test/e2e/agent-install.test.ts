@@ -102,7 +102,7 @@ describe('init --agent', () => {
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('?? .codex/notes.txt\n?? .gemini/keep.txt\n');
   });
 
-  it('Codex: .codex/hooks.json plus [features] codex_hooks = true in config.toml; Gemini: .gemini/settings.json with its own event names', () => {
+  it('Codex: .codex/hooks.json and nothing in config.toml (no deprecated codex_hooks line); Gemini: .gemini/settings.json with its own event names', () => {
     const repo = TestRepo.init();
     repo.commit('init', { 'AGENTS.md': '# Agents\n' });
     repo.write('.codex/config.toml', 'model = "o3"\n\n[features]\nweb_search_request = true\n');
@@ -112,9 +112,11 @@ describe('init --agent', () => {
     const r = handoff(repo, ['init', '--agent', 'codex', '--agent', 'gemini']);
     expect(r.code, r.stderr).toBe(0);
     const c = json(repo, '.codex/hooks.json');
-    expect(Object.keys(c.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']);
+    expect(Object.keys(c.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SessionEnd']);
     expect(commands(c, 'Stop')).toEqual(['git handoff hook stop --agent codex']);
-    expect(read(repo, '.codex/config.toml')).toBe('model = "o3"\n\n[features]\ncodex_hooks = true\nweb_search_request = true\n');
+    // Codex clamps a SessionEnd hook's timeout to 3 s and warns about a longer one
+    expect(c.hooks.SessionEnd[0].hooks[0].timeout).toBe(3);
+    expect(read(repo, '.codex/config.toml')).toBe('model = "o3"\n\n[features]\nweb_search_request = true\n');
     expect(read(repo, 'AGENTS.md')).toBe(`# Agents\n\n${TRIGGER}\n`);
     const g = json(repo, '.gemini/settings.json');
     expect(g.theme).toBe('GitHub');
@@ -123,7 +125,7 @@ describe('init --agent', () => {
     expect(commands(g, 'AfterAgent')).toEqual(['git handoff hook stop --agent gemini']);
     expect(g.hooks.SessionStart[0].hooks[0]).toMatchObject({ name: 'git-handoff-session-start', timeout: 30000 });
     expect(read(repo, 'GEMINI.md')).toBe(`${TRIGGER}\n`);
-    expect(r.stdout).toMatch(/note: Codex asks you to review and trust new hooks/);
+    expect(r.stdout).toMatch(/note: Codex runs a project's hooks only in a trusted project, once you trust each hook: .*headless `codex exec` skips untrusted hooks/);
     expect(handoff(repo, ['init', '--agent', 'codex,gemini']).stdout).toContain('nothing changed');
     handoff(repo, ['uninstall']);
     expect(snapshot(repo, files)).toEqual(before);
@@ -166,9 +168,9 @@ describe('init --agent', () => {
     expect(read(repo, '.gemini/settings.json')).toBe('{ "theme": "x", }');
     expect(existsSync(join(repo.dir, 'GEMINI.md'))).toBe(false);
     expect(existsSync(join(repo.dir, '.git/hooks/post-commit'))).toBe(false);
-    const unknown = handoff(repo, ['init', '--agent', 'cursor']);
+    const unknown = handoff(repo, ['init', '--agent', 'windsurf']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/unknown agent 'cursor'/);
+    expect(unknown.stderr).toMatch(/unknown agent 'windsurf' \(claude, codex, gemini, cursor, copilot, opencode or droid\)/);
   });
 
   it('the installed command works as the agent runs it', () => {

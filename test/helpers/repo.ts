@@ -32,6 +32,8 @@ export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith('GIT_') || k.startsWith('HANDOFF_') || k === 'CLAUDE_ENV_FILE' || k === 'TMUX') continue;
+    // an agent running the tests must not lend them its session (write reads these) or its host marks
+    if (/^(CLAUDECODE|CLAUDE_CODE_SESSION_ID|CLAUDE_PROJECT_DIR|CODEX_THREAD_ID|GEMINI_SESSION_ID|GEMINI_PROJECT_DIR|COPILOT_CLI|COPILOT_HOOK_DIR|FACTORY_PROJECT_DIR|CODEX_HOME)$/.test(k)) continue;
     env[k] = v;
   }
   return {

@@ -39,9 +39,10 @@ describe('mergeAgentSettings', () => {
     expect(mergeAgentSettings(once, AGENTS.claude, 'x')).toEqual({ text: once, changed: false });
   });
 
-  it('Codex has no SessionEnd; Gemini uses its own event names, names its hooks and counts milliseconds', () => {
+  it('Codex has SessionEnd with a 3 s timeout; Gemini uses its own event names, names its hooks and counts milliseconds', () => {
     const c = JSON.parse(mergeAgentSettings(null, AGENTS.codex, '.codex/hooks.json').text!);
-    expect(Object.keys(c.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']);
+    expect(Object.keys(c.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SessionEnd']);
+    expect(c.hooks.SessionEnd[0].hooks[0].timeout).toBe(3);
     const g = JSON.parse(mergeAgentSettings('{"theme":"dark"}', AGENTS.gemini, '.gemini/settings.json').text!);
     expect(g.theme).toBe('dark');
     expect(Object.keys(g.hooks)).toEqual(['SessionStart', 'BeforeAgent', 'PreCompress', 'AfterAgent', 'SessionEnd']);

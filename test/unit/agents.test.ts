@@ -21,7 +21,9 @@ describe('agent output formats', () => {
     for (const ev of ['session-start', 'user-prompt-submit', 'stop', 'pre-compact'] as const) {
       expect(AGENTS.codex.render(ev, reply)).toBe(AGENTS.claude.render(ev, reply));
     }
-    expect(AGENTS.codex.hooks.map((h) => h.native)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop']);
+    // SessionEnd since Codex 0.169; its output is ignored, and Codex rejects unknown fields
+    expect(AGENTS.codex.hooks.map((h) => h.native)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SessionEnd']);
+    expect(AGENTS.codex.render('session-end', reply)).toBe('');
   });
 
   it('Gemini CLI: BeforeAgent context, AfterAgent deny with reason, JSON only', () => {

@@ -1,50 +1,99 @@
 /**
- * Installer: agent hooks (`init --agent claude|codex|gemini`, issue 5). For each agent named:
- * its hook entries merged into its settings file (every existing key and hook kept), the
- * trigger line `session handoff: read on start, write on end` added once to its instruction
- * file, and for Codex the feature switch in `.codex/config.toml`. Claude Code's personal
- * `.claude/settings.local.json` is the default (kept out of git through `.git/info/exclude`
- * unless already ignored); `--shared` uses the committed `.claude/settings.json` instead.
+ * Installer: agent hooks (`init --agent NAME`, issues 5 and 17). For each agent named: its
+ * hook entries in its own project files (every existing key and hook kept), and the trigger
+ * line `session handoff: read on start, write on end` added once to its instruction file.
+ * Where an agent has a personal file (Claude Code's `.claude/settings.local.json`, Droid's
+ * `.factory/settings.local.json`) that is the default, kept out of git through
+ * `.git/info/exclude` unless already ignored, and `--shared` uses the committed file; where
+ * it has one file only (Cursor, Copilot CLI, OpenCode), a file init creates is kept out of
+ * git the same way unless `--shared`. Each agent is one entry of `AGENT_FILES` below.
  * The text transforms are pure (src/agents/settings.ts); `undo` uses them to take our part
  * out of a file someone changed after init.
  */
 import { join } from 'node:path';
-import { AGENTS } from '../../agents/index.js';
+import { AGENT_LIST, AGENTS } from '../../agents/index.js';
 import { AGENT_NAMES, type AgentAdapter, type AgentName } from '../../agents/types.js';
 import {
   addTriggerLine,
+  copilotHooksFile,
   disableCodexHooks,
-  enableCodexHooks,
   hasTrigger,
+  isOurCopilotFile,
   mergeAgentSettings,
+  mergeCursorHooks,
   removeTriggerLine,
   SettingsError,
   unmergeAgentSettings,
+  unmergeCursorHooks,
+  writeOwnFile,
   type TextChange,
 } from '../../agents/settings.js';
+import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_MARK } from '../../agents/opencode-plugin.js';
+import { readInstallRecord } from '../../git/install-files.js';
 import { Refused } from '../../errors.js';
-import type { Installer, InstallOptions, PlanContext, RecordedFile, Step } from './types.js';
+import type { Installer, InstallOptions, InstallRecord, PlanContext, RecordedFile, Step } from './types.js';
 
 /** How to take an agent file change back (stored in install.json). */
 type Recipe =
   | { part: 'settings'; agent: AgentName; created: boolean }
+  | { part: 'cursor'; agent: AgentName; created: boolean }
+  | { part: 'own-file'; agent: AgentName }
   | { part: 'codex-feature'; previous: string | null; created: boolean }
   | { part: 'trigger'; created: boolean }
   | { part: 'exclude'; line: string };
 
-const LOCAL = '.claude/settings.local.json';
-const SHARED = '.claude/settings.json';
+/** How an agent's hook file is shaped. */
+type HookFormat = 'claude' | 'cursor' | 'own';
+
+interface AgentFiles {
+  /** the hook file (relative to the work tree) for `--shared` or not */
+  path(shared: boolean): string;
+  format: HookFormat;
+  /** 'personal': the non-shared path is a personal file, always kept out of git; 'created': a file init creates is kept out of git unless --shared */
+  exclude?: 'personal' | 'created';
+  /** for format 'own': the file's whole content, and whether a text at that path is ours */
+  own?: { content(adapter: AgentAdapter): string; isOurs(text: string, adapter: AgentAdapter): boolean };
+  /** what the user must do before the agent runs the hooks */
+  notice?: string;
+}
+
+/** One entry per agent: where its hooks go and in which shape. */
+const AGENT_FILES: Record<AgentName, AgentFiles> = {
+  claude: { path: (shared) => (shared ? '.claude/settings.json' : '.claude/settings.local.json'), format: 'claude', exclude: 'personal' },
+  codex: {
+    path: () => '.codex/hooks.json',
+    format: 'claude',
+    notice:
+      "Codex runs a project's hooks only in a trusted project, once you trust each hook: run `codex` here and review them with /hooks (headless `codex exec` skips untrusted hooks without a word); `git handoff doctor` says whether Codex will run them",
+  },
+  gemini: { path: () => '.gemini/settings.json', format: 'claude', notice: 'Gemini CLI runs project hooks only in a trusted folder' },
+  cursor: { path: () => '.cursor/hooks.json', format: 'cursor', exclude: 'created', notice: 'Cursor loads .cursor/hooks.json when an agent session starts: open a new chat (or restart Cursor)' },
+  copilot: {
+    path: () => '.github/hooks/git-handoff.json',
+    format: 'own',
+    exclude: 'created',
+    own: { content: (a) => copilotHooksFile(a), isOurs: (t, a) => isOurCopilotFile(t, a) },
+    notice: 'Copilot CLI runs repository hooks in a trusted folder (and in -p mode only there)',
+  },
+  opencode: {
+    path: () => '.opencode/plugins/git-handoff.js',
+    format: 'own',
+    exclude: 'created',
+    own: { content: () => OPENCODE_PLUGIN, isOurs: (t) => t.startsWith(OPENCODE_PLUGIN_MARK) },
+    notice: 'OpenCode loads plugins when it starts: restart it',
+  },
+  droid: { path: (shared) => (shared ? '.factory/settings.json' : '.factory/settings.local.json'), format: 'claude', exclude: 'personal', notice: 'Droid reads hooks when a session starts: restart it' },
+};
 
 function settingsPath(agent: AgentName, shared: boolean): string {
-  if (agent === 'claude') return shared ? SHARED : LOCAL;
-  return agent === 'codex' ? '.codex/hooks.json' : '.gemini/settings.json';
+  return AGENT_FILES[agent].path(shared);
 }
 
 /** The agents named with `--agent` (repeatable, or comma-separated). */
 export function agentsWanted(options: InstallOptions): AgentName[] {
   const raw = options.agent;
   const list = (Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []).flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean);
-  for (const a of list) if (!(AGENT_NAMES as readonly string[]).includes(a)) throw new Refused(`init: unknown agent '${a}' (claude, codex or gemini)`);
+  for (const a of list) if (!(AGENT_NAMES as readonly string[]).includes(a)) throw new Refused(`init: unknown agent '${a}' (${AGENT_LIST})`);
   return [...new Set(list)] as AgentName[];
 }
 
@@ -56,47 +105,84 @@ function fileStep(path: string, change: TextChange, summary: string, recipe: Rec
   return { kind: 'file', path, content: change.text === null ? null : Buffer.from(change.text, 'utf8'), summary, recipe };
 }
 
+/** Our entries merged into (or our file written at) `rel`, by the agent's format. */
+function mergeFor(adapter: AgentAdapter, files: AgentFiles, before: string | null, rel: string): TextChange {
+  if (files.format === 'cursor') return mergeCursorHooks(before, adapter, rel);
+  if (files.format === 'own') return writeOwnFile(before, files.own!.content(adapter), rel, (t) => files.own!.isOurs(t, adapter));
+  return mergeAgentSettings(before, adapter, rel);
+}
+
+/** Our entries (or our file) taken out of `now`. */
+function unmergeFor(adapter: AgentAdapter, files: AgentFiles, now: string | null, rel: string, createdByInit: boolean): TextChange {
+  if (files.format === 'cursor') return unmergeCursorHooks(now, adapter, rel, { createdByInit });
+  if (files.format === 'own') return now !== null && files.own!.isOurs(now, adapter) ? { text: null, changed: true } : { text: now, changed: false };
+  return unmergeAgentSettings(now, adapter, rel, { createdByInit });
+}
+
+function recipeFor(adapter: AgentAdapter, files: AgentFiles, created: boolean): Recipe {
+  if (files.format === 'cursor') return { part: 'cursor', agent: adapter.name, created };
+  if (files.format === 'own') return { part: 'own-file', agent: adapter.name };
+  return { part: 'settings', agent: adapter.name, created };
+}
+
 function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
   const top = ctx.repo.workTree!;
   const steps: Step[] = [];
+  const files = AGENT_FILES[adapter.name];
   const shared = Boolean(ctx.options.shared);
-  const rel = settingsPath(adapter.name, shared);
+  const rel = files.path(shared);
   const abs = join(top, rel);
   const before = text(ctx, abs);
   let merged: TextChange;
   try {
-    merged = mergeAgentSettings(before, adapter, rel);
+    merged = mergeFor(adapter, files, before, rel);
   } catch (e) {
     if (e instanceof SettingsError) throw new Refused(`init --agent ${adapter.name}: ${e.message}`);
     throw e;
   }
   if (merged.changed) {
-    steps.push(fileStep(abs, merged, `${before === null ? 'create' : 'add the git-handoff hooks to'} ${rel} (${adapter.hooks.map((h) => h.native).join(', ')})`, { part: 'settings', agent: adapter.name, created: before === null }));
+    const what = files.format === 'own' ? `${before === null ? 'create' : 'update'} ${rel}` : `${before === null ? 'create' : 'add the git-handoff hooks to'} ${rel}`;
+    steps.push(fileStep(abs, merged, `${what} (${adapter.hooks.map((h) => h.native).join(', ')})`, recipeFor(adapter, files, before === null)));
   }
-  if (adapter.name === 'claude') {
+  const otherRel = files.path(!shared);
+  if (otherRel !== rel) {
     // One place only: moving between --shared and the personal file takes our hooks out of the other.
-    const otherRel = shared ? LOCAL : SHARED;
     const other = join(top, otherRel);
     const otherText = text(ctx, other);
-    const out = otherText === null ? null : unmergeAgentSettings(otherText, adapter, otherRel, { createdByInit: false });
-    if (out?.changed) steps.push(fileStep(other, out, `move the git-handoff hooks out of ${otherRel}`, { part: 'settings', agent: 'claude', created: false }));
-    if (!shared && merged.changed) steps.push(...planExclude(ctx, LOCAL));
+    let out: TextChange | null = null;
+    try {
+      out = otherText === null ? null : unmergeFor(adapter, files, otherText, otherRel, false);
+    } catch {
+      out = null; // not JSON we can read: leave it
+    }
+    if (out?.changed) steps.push(fileStep(other, out, `move the git-handoff hooks out of ${otherRel}`, recipeFor(adapter, files, false)));
   }
-  if (adapter.name === 'codex') {
-    const cfg = join(top, '.codex/config.toml');
-    const cfgText = text(ctx, cfg);
-    const on = enableCodexHooks(cfgText);
-    if (on.changed) steps.push(fileStep(cfg, on, 'turn Codex hooks on: [features] codex_hooks = true in .codex/config.toml', { part: 'codex-feature', previous: on.previous, created: cfgText === null }));
-  }
+  if (merged.changed && ((files.exclude === 'personal' && !shared) || (files.exclude === 'created' && !shared && before === null))) steps.push(...planExclude(ctx, rel));
+  if (adapter.name === 'codex') steps.push(...planCodexFeatureRemoval(ctx));
   const present = adapter.instructionFiles.some((f) => hasTrigger(text(ctx, join(top, f))));
   if (!present) {
     const file = join(top, adapter.instructionFiles[0]);
     const current = text(ctx, file);
     steps.push(fileStep(file, addTriggerLine(current), `add the trigger line 'session handoff: read on start, write on end' to ${adapter.instructionFiles[0]} (delete it to turn the agent hooks off)`, { part: 'trigger', created: current === null }));
   }
-  if (steps.length && adapter.name === 'codex') steps.push({ kind: 'notice', summary: 'Codex asks you to review and trust new hooks before they run (/hooks)' });
-  if (steps.length && adapter.name === 'gemini') steps.push({ kind: 'notice', summary: 'Gemini CLI runs project hooks only in a trusted folder' });
+  if (steps.length && files.notice) steps.push({ kind: 'notice', summary: files.notice });
   return steps;
+}
+
+/**
+ * Earlier versions turned Codex hooks on with `[features] codex_hooks = true`, which
+ * Codex 0.169 and later warn about on every run (hooks are on by default there): the line
+ * those versions recorded as theirs comes out again, as `uninstall` would take it out.
+ */
+function planCodexFeatureRemoval(ctx: PlanContext): Step[] {
+  const record = readInstallRecord<InstallRecord>(ctx.repo);
+  const entry = record?.files.find((f) => f.installer === 'agent-codex' && (f.recipe as Recipe | undefined)?.part === 'codex-feature');
+  if (!entry) return [];
+  const recipe = entry.recipe as Extract<Recipe, { part: 'codex-feature' }>;
+  const abs = join(ctx.repo.workTree!, '.codex/config.toml');
+  const out = disableCodexHooks(text(ctx, abs), recipe.previous, recipe.created);
+  if (!out.changed) return [];
+  return [fileStep(abs, out, 'take [features] codex_hooks = true out of .codex/config.toml (deprecated: Codex runs hooks by default since 0.169)', recipe)];
 }
 
 /** Keeps the personal settings file out of git (Claude Code's own convention for it). */
@@ -118,6 +204,8 @@ function undo(file: RecordedFile, current: Buffer | null): Buffer | null | 'keep
   let out: TextChange;
   try {
     if (recipe.part === 'settings') out = unmergeAgentSettings(now, AGENTS[recipe.agent], file.path, { createdByInit: recipe.created });
+    else if (recipe.part === 'cursor') out = unmergeCursorHooks(now, AGENTS[recipe.agent], file.path, { createdByInit: recipe.created });
+    else if (recipe.part === 'own-file') out = AGENT_FILES[recipe.agent].own!.isOurs(now, AGENTS[recipe.agent]) ? { text: null, changed: true } : { text: now, changed: false };
     else if (recipe.part === 'codex-feature') out = disableCodexHooks(now, recipe.previous, recipe.created);
     else if (recipe.part === 'trigger') out = removeTriggerLine(now, recipe.created);
     else {
@@ -135,19 +223,20 @@ function undo(file: RecordedFile, current: Buffer | null): Buffer | null | 'keep
 }
 
 /**
- * Without an install record: our hook entries out of the agent's settings files (they are
- * clearly ours). The trigger line and Codex's feature switch stay: a person may have put
- * them there.
+ * Without an install record: our hook entries out of the agent's hook files (they are
+ * clearly ours), and files that are ours alone. The trigger line stays: a person may have
+ * put it there.
  */
 function orphans(ctx: PlanContext, adapter: AgentAdapter): Step[] {
   if (!ctx.repo.workTree) return [];
-  const paths = adapter.name === 'claude' ? [LOCAL, SHARED] : [settingsPath(adapter.name, false)];
+  const files = AGENT_FILES[adapter.name];
+  const paths = [...new Set([files.path(false), files.path(true)])];
   const steps: Step[] = [];
   for (const rel of paths) {
     const abs = join(ctx.repo.workTree, rel);
     try {
-      const out = unmergeAgentSettings(text(ctx, abs), adapter, rel, { createdByInit: false });
-      if (out.changed) steps.push(fileStep(abs, out, `take the git-handoff hooks out of ${rel}`, { part: 'settings', agent: adapter.name, created: false }));
+      const out = unmergeFor(adapter, files, text(ctx, abs), rel, false);
+      if (out.changed) steps.push(fileStep(abs, out, `take the git-handoff hooks out of ${rel}`, recipeFor(adapter, files, false)));
     } catch {
       /* not JSON we can read: leave it */
     }
@@ -161,8 +250,8 @@ function installer(name: AgentName, withOptions: boolean): Installer {
     ...(withOptions
       ? {
           options: {
-            agent: { type: 'string', multiple: true, arg: 'claude|codex|gemini', describe: "install an agent's hooks and its trigger line (repeatable)" },
-            shared: { type: 'boolean', describe: "with --agent claude: .claude/settings.json (committed) instead of .claude/settings.local.json" },
+            agent: { type: 'string', multiple: true, arg: AGENT_NAMES.join('|'), describe: "install an agent's hooks and its trigger line (repeatable)" },
+            shared: { type: 'boolean', describe: 'with --agent: the committed file (.claude/settings.json, .factory/settings.json) instead of the personal one, and no .git/info/exclude line for a file init creates' },
           },
         }
       : {}),

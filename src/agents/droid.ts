@@ -1,0 +1,31 @@
+/**
+ * Factory Droid (docs.factory.ai/reference/hooks-reference): hooks in Claude Code's shape
+ * under `hooks` in `.factory/settings.json` (committed) or `.factory/settings.local.json`
+ * (personal); the same events (SessionStart, UserPromptSubmit, PreCompact, Stop,
+ * SessionEnd), input (`session_id`, `transcript_path`, `cwd`, `hook_event_name`, ...) and
+ * answers (`hookSpecificOutput.additionalContext`, `decision: "block"`). Hook processes
+ * get `FACTORY_PROJECT_DIR`. `droid exec` in plain text mode runs no UserPromptSubmit
+ * hooks (its stream-jsonrpc mode does).
+ */
+import { renderClaudeStyle, type AgentAdapter } from './types.js';
+
+export const droid: AgentAdapter = {
+  name: 'droid',
+  title: 'Factory Droid',
+  instructionFiles: ['AGENTS.md'],
+  hooks: [
+    { native: 'SessionStart', event: 'session-start' },
+    { native: 'UserPromptSubmit', event: 'user-prompt-submit' },
+    { native: 'PreCompact', event: 'pre-compact' },
+    { native: 'Stop', event: 'stop' },
+    { native: 'SessionEnd', event: 'session-end' },
+  ],
+  timeout: 30,
+  envFileVars: [],
+  sessionEnvVars: [],
+  hookFiles: ['.factory/settings.local.json', '.factory/settings.json'],
+  detect: (raw, env) => Boolean(env.FACTORY_PROJECT_DIR) || (typeof raw.transcript_path === 'string' && /[\\/]\.factory[\\/]/.test(raw.transcript_path)),
+  runsHooksOf: [],
+  promptContext: true,
+  render: (event, reply) => renderClaudeStyle(event, reply),
+};
