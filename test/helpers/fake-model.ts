@@ -28,7 +28,7 @@ export interface FakeModel {
 
 const REPLY = 'OK from the fake model.';
 
-const MODEL_PATH = /\/(messages|responses|chat\/completions|[^/]+:(stream)?generateContent)(\?|$)/;
+const MODEL_PATH = /\/(messages|responses|chat\/completions|[^/]+:(stream)?generateContent)(\?|$)/i;
 
 function sse(res: ServerResponse, events: Array<[string | null, unknown]>): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });

@@ -1,0 +1,282 @@
+/**
+ * The agent hooks inside the real agent programs (issue 17): each CLI, installed from npm
+ * into .agent-clis/ by scripts/agent-clis.mjs, runs offline against a fake model server on
+ * 127.0.0.1 that records what it is sent, with a scratch HOME, in a scratch repository
+ * after `git handoff init --agent NAME`. Each test asserts that the bookmark reaches the
+ * model, that a session-end phrase adds the write instruction and an ordinary prompt does
+ * not, that a stop after the phrase is blocked once (the block's reason reaches the
+ * model), that nothing on stderr complains about our settings, and that `uninstall`
+ * leaves the files byte for byte as they were. A CLI that is not installed skips, named.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { TestRepo, tempDir } from '../helpers/repo.js';
+import { cliPath, handoff } from '../helpers/cli.js';
+import { startFakeModel, type FakeModel } from '../helpers/fake-model.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CLI_DIR = join(ROOT, '.agent-clis');
+if (!existsSync(join(CLI_DIR, 'node_modules'))) spawnSync(process.execPath, [join(ROOT, 'scripts/agent-clis.mjs')], { stdio: 'inherit', timeout: 900_000 });
+const bin = (name: string) => join(CLI_DIR, 'node_modules/.bin', name);
+const has = (path: string) => existsSync(path);
+
+const BOOKMARK = 'wire the fake model into the parser';
+const WRITE_NOW = 'the user is ending the session';
+const BLOCKED = 'no handoff was written in it';
+/** stderr lines that would be about our settings or hooks */
+const COMPLAINT = /git.handoff|deprecated|codex_hooks|hooks\.json|settings(\.local)?\.json|hook[^\n]*(fail|error|invalid|timed? ?out)|invalid[^\n]*hook/i;
+
+let model: FakeModel;
+beforeAll(async () => {
+  model = await startFakeModel();
+});
+afterAll(async () => {
+  await model?.close();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a CLI with a time limit; the fake model answers in this process, so never spawnSync. */
+function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<Run> {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b) => (stdout += b));
+    child.stderr.on('data', (b) => (stderr += b));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (process.env.HANDOFF_AGENT_CLI_DUMP) writeFileSync(join(process.env.HANDOFF_AGENT_CLI_DUMP, `${cmd.split('/').pop()}-${Date.now()}.json`), JSON.stringify({ args, code, stdout, stderr, requests: model.requests }, null, 1));
+      done({ code, stdout, stderr });
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** Every file under the work tree (but .git/objects and logs) and .git/info/exclude, as text. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (p === '.git') continue;
+      if (e.isDirectory()) walk(p);
+      else out[p] = readFileSync(join(dir, p), 'utf8');
+    }
+  };
+  walk('');
+  out['.git/info/exclude'] = existsSync(join(dir, '.git/info/exclude')) ? readFileSync(join(dir, '.git/info/exclude'), 'utf8') : '(none)';
+  return out;
+}
+
+/** A repository with a handoff whose next step is BOOKMARK, a tracked instruction file, and the agent's hooks installed. */
+function project(agent: string, opts: { due?: boolean } = {}) {
+  const repo = TestRepo.init();
+  repo.commit('feat: start', { 'README.md': '# scratch\n' });
+  expect(handoff(repo, ['write', '--summary', 'parser half done', '--next-step', BOOKMARK]).code).toBe(0);
+  // a commit since the handoff: a handoff is due
+  if (opts.due) repo.commit('feat: more', { 'b.txt': 'b\n' });
+  const before = snapshot(repo.dir);
+  const init = handoff(repo, ['init', '--agent', agent]);
+  expect(init.code, init.stderr).toBe(0);
+  const home = tempDir('handoff-agent-home-');
+  const env: NodeJS.ProcessEnv = { ...repo.tick(), PATH: `${cliPath()}`, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local/state'), TERM: 'dumb', CI: '1' };
+  delete env.NO_COLOR;
+  return { repo, home, env, before };
+}
+
+/**
+ * The block's reason reached the model, once: a later request carries it no more often
+ * than the first that had it (a program may show one reason twice in one request).
+ */
+function expectBlockedOnce(sent: string[]): void {
+  const counts = sent.map((t) => t.split(BLOCKED).length - 1).filter((n) => n > 0);
+  expect(counts.length).toBeGreaterThan(0);
+  expect(Math.max(...counts)).toBe(counts[0]);
+}
+
+/** Notices a program prints for any project hooks, whoever wrote them (not complaints about ours). */
+const NOTICES = [
+  // Gemini CLI lists a workspace's hooks by name on every run, with this advice
+  /please review the project settings \(\.gemini\/settings\.json\) and remove them/,
+  /^\s+- git-handoff-[a-z-]+$/,
+  // and shows the reason our AfterAgent hook blocked with (the blocked stop, as meant)
+  /Agent execution blocked: git handoff: the user ended the session but no handoff was written/,
+];
+
+function complaints(stderr: string): string[] {
+  return stderr.split('\n').filter((l) => COMPLAINT.test(l) && !NOTICES.some((n) => n.test(l)));
+}
+
+/** The uninstall of `init --agent`: the files are as they were, byte for byte. */
+function expectExactUninstall(repo: TestRepo, before: Record<string, string>): void {
+  const u = handoff(repo, ['uninstall']);
+  expect(u.code, u.stderr).toBe(0);
+  expect(snapshot(repo.dir)).toEqual(before);
+}
+
+const claudeBin = bin('claude');
+describe.skipIf(!has(claudeBin))(`Claude Code (real CLI${has(claudeBin) ? '' : ': not installed in .agent-clis, run node scripts/agent-clis.mjs'})`, () => {
+  it('bookmark at session start, the write instruction after a session-end phrase only, the stop blocked once, nothing on stderr about our settings, exact uninstall', async () => {
+    const { repo, env, before } = project('claude');
+    const cenv = { ...env, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' };
+    model.reset();
+    const a = await run(claudeBin, ['-p', 'hello there, how are things?'], { cwd: repo.dir, env: cenv });
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toContain('OK from the fake model.');
+    expect(model.modelText()).toContain(BOOKMARK);
+    expect(model.modelText()).not.toContain(WRITE_NOW);
+    expect(complaints(a.stderr)).toEqual([]);
+
+    model.reset();
+    const b = await run(claudeBin, ['-p', "that's all, wrap up session"], { cwd: repo.dir, env: cenv });
+    expect(b.code, b.stderr).toBe(0);
+    const sent = model.modelRequests().map((r) => r.body);
+    expect(sent[0]).toContain(WRITE_NOW);
+    // the model wrote nothing: the stop is blocked once, and its reason reaches the model
+    expectBlockedOnce(sent);
+    expect(complaints(b.stderr)).toEqual([]);
+    expectExactUninstall(repo, before);
+  });
+});
+
+const geminiBin = bin('gemini');
+describe.skipIf(!has(geminiBin))(`Gemini CLI (real CLI${has(geminiBin) ? '' : ': not installed in .agent-clis'})`, () => {
+  it('bookmark at session start, the write instruction after a session-end phrase only, the AfterAgent deny once, no PreCompress reminder on an ordinary turn, exact uninstall', async () => {
+    // a handoff is due, which made every turn print the PreCompress reminder
+    const { repo, home, env, before } = project('gemini', { due: true });
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    writeFileSync(join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }));
+    writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [repo.dir]: 'TRUST_FOLDER' }));
+    const genv = { ...env, GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'fake-key' };
+    const args = (p: string) => ['-m', 'gemini-2.5-flash', '-p', p];
+    model.reset();
+    const a = await run(geminiBin, args('hello there, how are things?'), { cwd: repo.dir, env: genv });
+    expect(a.code, a.stderr).toBe(0);
+    expect(model.modelText()).toContain(BOOKMARK);
+    expect(model.modelText()).not.toContain(WRITE_NOW);
+    expect(a.stdout + a.stderr).not.toContain('before the context is compacted');
+    expect(complaints(a.stderr)).toEqual([]);
+
+    model.reset();
+    const b = await run(geminiBin, args('on that note, wrap up session'), { cwd: repo.dir, env: genv });
+    expect(b.code, b.stderr).toBe(0);
+    const sent = model.modelRequests().map((r) => r.body);
+    expect(sent[0]).toContain(WRITE_NOW);
+    expectBlockedOnce(sent);
+    expect(b.stdout + b.stderr).not.toContain('before the context is compacted');
+    expect(complaints(b.stderr)).toEqual([]);
+    expectExactUninstall(repo, before);
+  });
+});
+
+/** Trusts the project's hooks the way Codex's /hooks screen does: its app-server's hooks/list, then config/batchWrite. */
+async function trustCodexHooks(codex: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const child = spawn(codex, ['app-server'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
+  let buf = '';
+  const pending = new Map<number, (m: any) => void>();
+  child.stdout.on('data', (d) => {
+    buf += d;
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      if (!line.trim()) continue;
+      const m = JSON.parse(line);
+      if (m.id !== undefined && pending.has(m.id)) {
+        pending.get(m.id)!(m);
+        pending.delete(m.id);
+      }
+    }
+  });
+  let id = 0;
+  const call = (method: string, params: unknown) =>
+    new Promise<any>((ok, fail) => {
+      const n = ++id;
+      pending.set(n, ok);
+      setTimeout(() => fail(new Error(`codex app-server: no answer to ${method}`)), 30_000);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method, params })}\n`);
+    });
+  try {
+    await call('initialize', { clientInfo: { name: 'git-handoff-tests', version: '0' } });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'initialized', params: {} })}\n`);
+    const list = await call('hooks/list', { cwds: [cwd] });
+    const hooks: any[] = list.result.data[0].hooks;
+    const edits = hooks.map((h) => ({ keyPath: `hooks.state.${JSON.stringify(h.key)}`, value: { trusted_hash: h.currentHash }, mergeStrategy: 'upsert' }));
+    const w = await call('config/batchWrite', { edits });
+    expect(w.result?.status).toBe('ok');
+    return hooks.map((h) => h.command);
+  } finally {
+    child.kill();
+  }
+}
+
+const codexBin = bin('codex');
+describe.skipIf(!has(codexBin))(`Codex CLI (real CLI${has(codexBin) ? '' : ': not installed in .agent-clis'})`, () => {
+  it('no deprecation warning; doctor says untrusted hooks will not run, and once trusted as /hooks does, codex exec runs them: bookmark, write instruction, stop blocked once; exact uninstall', async () => {
+    const { repo, home, env, before } = project('codex');
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      [
+        'model = "gpt-fake"',
+        'model_provider = "fake"',
+        'check_for_update_on_startup = false',
+        '',
+        '[model_providers.fake]',
+        'name = "Fake"',
+        `base_url = "${model.url}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "FAKE_MODEL_KEY"',
+        '',
+        '[features]',
+        'plugins = false',
+        'apps = false',
+        '',
+        `[projects."${repo.dir}"]`,
+        'trust_level = "trusted"',
+        '',
+      ].join('\n'),
+    );
+    const cenv = { ...env, CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'fake' };
+    const exec = (prompt: string) => run(codexBin, ['exec', prompt], { cwd: repo.dir, env: cenv });
+
+    // untrusted: codex exec runs none of them, and says nothing; doctor says so
+    const d1 = handoff(repo, ['doctor', '--json'], { env: { CODEX_HOME: codexHome } });
+    expect(d1.json.findings.find((f: any) => f.kind === 'agent')?.message).toMatch(/Codex will not run the git-handoff hooks in \.codex\/hooks\.json \(not trusted yet: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd\)/);
+    model.reset();
+    const quiet = await exec('hello there');
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(model.modelText()).not.toContain(BOOKMARK);
+
+    const trusted = await trustCodexHooks(codexBin, repo.dir, cenv);
+    expect(trusted.filter((c) => c.startsWith('git handoff hook '))).toHaveLength(5);
+    const d2 = handoff(repo, ['doctor', '--json'], { env: { CODEX_HOME: codexHome } });
+    expect(d2.json.findings.filter((f: any) => f.kind === 'agent')).toEqual([]);
+
+    model.reset();
+    const a = await exec('hello there, how are things?');
+    expect(a.code, a.stderr).toBe(0);
+    expect(model.modelText()).toContain(BOOKMARK);
+    expect(model.modelText()).not.toContain(WRITE_NOW);
+    expect(complaints(a.stderr)).toEqual([]);
+    expect(a.stderr).not.toMatch(/deprecated|clamping/);
+
+    model.reset();
+    const b = await exec('good, wrap up session');
+    expect(b.code, b.stderr).toBe(0);
+    const sent = model.modelRequests().map((r) => r.body);
+    expect(sent[0]).toContain(WRITE_NOW);
+    expectBlockedOnce(sent);
+    expect(complaints(b.stderr)).toEqual([]);
+    expectExactUninstall(repo, before);
+  });
+});
