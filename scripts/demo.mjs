@@ -1,5 +1,8 @@
 // The README's first Quick start command ends here: a scratch repository, a handoff
 // written, a commit, then show and log, all through the installed `git handoff`.
+//
+// Every command is printed as a shell line you can copy and run (each word quoted where
+// the shell needs it; files and stdin as here-documents), starting with the `cd`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,16 +12,27 @@ const dir = mkdtempSync(join(tmpdir(), 'git-handoff-demo-'));
 const env = { ...process.env, GIT_AUTHOR_NAME: process.env.GIT_AUTHOR_NAME || 'Demo', GIT_AUTHOR_EMAIL: process.env.GIT_AUTHOR_EMAIL || 'demo@example.com' };
 env.GIT_COMMITTER_NAME = env.GIT_COMMITTER_NAME || env.GIT_AUTHOR_NAME;
 env.GIT_COMMITTER_EMAIL = env.GIT_COMMITTER_EMAIL || env.GIT_AUTHOR_EMAIL;
+
+/** One word as a POSIX shell reads it back: bare when safe, else in single quotes. */
+export const quote = (w) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+const line = (words) => words.map(quote).join(' ');
+const show = (text) => process.stdout.write(text);
+
 const run = (cmd, args, input) => {
-  process.stdout.write(`\n$ ${[cmd, ...args].join(' ')}${input ? ' <<EOF' : ''}\n${input ? `${input}EOF\n` : ''}`);
+  show(`\n$ ${line([cmd, ...args])}${input ? " <<'EOF'" : ''}\n${input ? `${input}EOF\n` : ''}`);
   // stderr is shown too: that is where the post-commit hook's reminder appears.
   const r = spawnSync(cmd, args, { cwd: dir, env, input, encoding: 'utf8' });
-  process.stdout.write(r.stdout + r.stderr);
+  show(r.stdout + r.stderr);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
 };
+const file = (name, text) => {
+  show(`\n$ cat > ${quote(name)} <<'EOF'\n${text}EOF\n`);
+  writeFileSync(join(dir, name), text);
+};
 
+show(`$ cd ${quote(dir)}\n`);
 run('git', ['init', '-q', '--initial-branch=main']);
-writeFileSync(join(dir, 'parser.js'), 'export const parse = (s) => s.split(",");\n');
+file('parser.js', 'export const parse = (s) => s.split(",");\n');
 run('git', ['add', 'parser.js']);
 run('git', ['commit', '-q', '-m', 'feat: a first parser']);
 run(
@@ -28,23 +42,23 @@ run(
     'session_id: demo-1',
     'summary: The parser splits on commas; quoting is not handled yet.',
     'cursor:',
-    '  last_discussed: how quoted fields should be escaped',
+    '  last_discussed: We discussed how quoted fields should be escaped.',
     '  pending_questions: [Do we follow RFC 4180 exactly?]',
-    '  next_step: add a failing test for quoted commas',
+    '  next_step: Add a failing test for quoted commas.',
     'soft_context: {tone: terse}',
-    'guards: [do not change the public parse() signature]',
+    'guards: [Do not change the public parse() signature.]',
     'open_tracks:',
     '  - {name: quoting, readiness: design agreed, entry_point: parser.js}',
     '',
   ].join('\n'),
 );
 run('git', ['handoff', 'init']);
-writeFileSync(join(dir, 'parser.test.js'), 'test("quoted", () => {});\n');
+file('parser.test.js', 'test("quoted", () => {});\n');
 run('git', ['add', 'parser.test.js']);
 run('git', ['commit', '-q', '-m', 'test: quoted commas (failing)']);
-run('git', ['handoff', 'write', '--last-discussed', 'the failing test is in', '--next-step', 'make the quoted-comma test pass']);
+run('git', ['handoff', 'write', '--last-discussed', 'The failing test for quoted commas is in.', '--next-step', 'Make the quoted-comma test pass.']);
 run('git', ['handoff', 'show']);
 run('git', ['handoff', 'log']);
 run('git', ['handoff', 'diff']);
 run('git', ['log', '--notes=handoff', '-1', '--format=%h %s%n%N']);
-process.stdout.write(`\nThe scratch repository is ${dir}\n`);
+show(`\nThe scratch repository is ${dir}\n`);

@@ -2,11 +2,12 @@
  * Messages that say what to do next (issue 11): each one as a new user meets it, through the
  * packed CLI, with the exit code and the one line that names the cause and the next step.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { handoff } from '../helpers/cli.js';
-import { TestRepo, tempDir } from '../helpers/repo.js';
+import { cliPath, handoff } from '../helpers/cli.js';
+import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
 
 function repoWithCommit(): TestRepo {
   const repo = TestRepo.init();
@@ -172,5 +173,37 @@ describe('the seed names the right repository', () => {
     // The document's SEED section is the same prompt.
     expect(handoff(repo, ['doc', '--work-item', 'local:#2', '--session', 's1']).code).toBe(0);
     expect(readFileSync(join(repo.dir, 'docs/HANDOFF-2.md'), 'utf8')).toContain('Project: scratch\n');
+  });
+});
+
+describe('the demo', () => {
+  it('prints commands a user can copy and run (shell-quoted, here-documents), with sample texts that are whole sentences', () => {
+    const root = tempDir();
+    const env = { ...isolatedEnv(), PATH: cliPath(), TMPDIR: root };
+    const demo = spawnSync(process.execPath, [join(inject('packageRoot'), 'scripts/demo.mjs')], { cwd: root, env, encoding: 'utf8' });
+    expect(demo.status, demo.stderr).toBe(0);
+    // The transcript's commands, as a user would paste them, replayed by sh in another folder.
+    const script: string[] = ['set -e'];
+    const lines = demo.stdout.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      if (!lines[i].startsWith('$ ')) continue;
+      const cmd = lines[i].slice(2);
+      script.push(cmd.startsWith('cd ') ? `cd "$REPLAY"` : cmd);
+      if (cmd.endsWith("<<'EOF'")) while (lines[++i] !== 'EOF') script.push(lines[i]), expect(i).toBeLessThan(lines.length);
+      if (cmd.endsWith("<<'EOF'")) script.push('EOF');
+    }
+    expect(script.length).toBeGreaterThan(10);
+    const replay = join(root, 'replay');
+    mkdirSync(replay);
+    const sh = spawnSync('sh', ['-c', script.join('\n')], { cwd: root, env: { ...env, REPLAY: replay }, encoding: 'utf8' });
+    expect(sh.status, `${sh.stderr}\n${script.join('\n')}`).toBe(0);
+    const log = spawnSync('git', ['handoff', 'log', '--json'], { cwd: replay, env, encoding: 'utf8' });
+    expect(JSON.parse(log.stdout).versions).toHaveLength(2);
+    // Words with spaces or shell characters are quoted; the texts are sentences.
+    expect(demo.stdout).toContain("$ git commit -q -m 'feat: a first parser'");
+    expect(demo.stdout).toContain("$ git log --notes=handoff -1 '--format=%h %s%n%N'");
+    for (const text of ['We discussed how quoted fields should be escaped.', 'The failing test for quoted commas is in.', 'Make the quoted-comma test pass.', 'Do not change the public parse() signature.']) {
+      expect(demo.stdout).toContain(text);
+    }
   });
 });
