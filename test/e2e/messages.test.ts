@@ -207,3 +207,33 @@ describe('the demo', () => {
     }
   });
 });
+
+describe('README', () => {
+  const root = () => inject('packageRoot');
+  const readme = () => readFileSync(join(root(), 'README.md'), 'utf8');
+
+  it("the Everyday use sample handoff.yaml is accepted as it is, with no warning, and prerequisites and uninstall are there", () => {
+    const text = readme();
+    const everyday = text.slice(text.indexOf('## Everyday use'), text.indexOf('\n## ', text.indexOf('## Everyday use') + 5));
+    const sample = /A `handoff\.yaml` to start from[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(everyday);
+    expect(sample, 'a sample handoff.yaml in Everyday use').not.toBeNull();
+    const repo = repoWithCommit();
+    const w = handoff(repo, ['write', '--json'], { input: sample![1] });
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.stderr).toBe('');
+    expect(w.json.handoff).toMatchObject({ status: 'active', cursor: { next_step: 'Add line numbers to parse errors.' } });
+    const engines = JSON.parse(readFileSync(join(root(), 'package.json'), 'utf8')).engines.node;
+    expect(engines).toBe('>=20.12');
+    expect(text).toContain('Node.js >= 20.12');
+    expect(text).toMatch(/npm config set prefix/);
+    expect(text).toContain('npm uninstall -g git-handoff');
+    expect(text).toMatch(/The second runs the whole test suite[\s\S]{0,200}about \d+ minutes? on a 2-core machine/);
+  });
+
+  const npmMajor = Number(spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.split('.')[0]);
+  it.skipIf(!(npmMajor >= 11))('npm ci warns about no install script: allowScripts covers every dependency that has one (npm 11)', () => {
+    const r = spawnSync('npm', ['install-scripts', 'ls', '--json'], { cwd: root(), encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).allowScripts).toEqual([]);
+  });
+});
