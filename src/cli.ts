@@ -5,9 +5,11 @@
 import { COMMANDS } from './commands/registry.js';
 import { parseCommandArgs, renderHelp, renderOverview, renderManPage, type CommandSpec } from './cli/spec.js';
 import { processIo, type Io } from './cli/io.js';
-import { isHandoffError, UsageError } from './errors.js';
+import { FileSystemRefused, isHandoffError, UsageError } from './errors.js';
 import { nearestName } from './cli/suggest.js';
 import { takeConfigWarnings } from './git/config-values.js';
+import { describeFsError, describeGitFsFailure } from './git/fs-failure.js';
+import { discoverInProcess } from './git/discover.js';
 
 declare const __VERSION__: string;
 export const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
@@ -50,10 +52,27 @@ export async function main(argv: string[], io: Io = processIo(), cwd = process.c
     const code = await command.run(args, { io, cwd, json: Boolean(args.values.json) });
     return code ?? 0;
   } catch (e) {
-    return reportError(e, io, wantsJson);
+    return reportError(asFileSystemRefusal(e, cwd), io, wantsJson);
   } finally {
     for (const w of takeConfigWarnings()) io.err(`git handoff: warning: ${w}`);
   }
+}
+
+/**
+ * A disk full, no inodes left, a read-only file system or a permission denied is the
+ * user's environment, not our bug: one line naming it and exit 1, not `internal error`
+ * and exit 3 (issue 14). Errors that already say what failed (exit 1, 2, 4) are kept.
+ */
+function asFileSystemRefusal(e: unknown, cwd: string): unknown {
+  if (isHandoffError(e) && e.exitCode !== 3) return e;
+  let gitDir: string | null = null;
+  try {
+    gitDir = discoverInProcess(cwd)?.gitDir ?? null;
+  } catch {
+    gitDir = null;
+  }
+  const line = isHandoffError(e) ? describeGitFsFailure(e.message, gitDir) : describeFsError(e, gitDir);
+  return line ? new FileSystemRefused(line) : e;
 }
 
 function reportError(e: unknown, io: Io, json: boolean): number {

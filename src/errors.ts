@@ -149,3 +149,7 @@ export class RemoteRefused extends ExternalFailure {
 export class PurgedHistory extends Refused {
   static override code = 'PurgedHistory';
 }
+/** Exit 1: the environment refused a write: disk full, no inodes, read-only, permission denied (issue 14). */
+export class FileSystemRefused extends Refused {
+  static override code = 'FileSystemRefused';
+}

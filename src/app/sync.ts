@@ -1,14 +1,20 @@
 /**
  * `sync`: fetch the remote's handoff history, merge it with ours losing no version, push
- * the result with a compare-and-swap on what we fetched, retried a bounded number of times
- * when the remote moves meanwhile (issue 6). The remote is pushed before our own ref moves,
- * so a remote that refuses leaves the local history exactly as it was.
+ * the result with a compare-and-swap on what we fetched, retried when the remote moves
+ * meanwhile (issue 6). The remote is pushed before our own ref moves, so a remote that
+ * refuses leaves the local history exactly as it was.
+ *
+ * Issue 14: retries back off with jitter inside a time budget (`handoff.sync.timeout`)
+ * instead of a fixed count, so a busy shared remote is not a failure; every network step
+ * runs under that budget with stall detection; one sync at a time per clone (a lock file),
+ * and a lock on the remote that outlives every retry is named as a stale lock.
  */
 import { NOTES_REF, type Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { serializeCommit, EMPTY_TREE_OID, type ObjectStore } from '../git/objects.js';
 import { OverlayStore } from '../git/overlay-store.js';
-import { fetchNotes, pushNotes, remoteTip, requireRemote, trackingRef } from '../git/remote.js';
+import { fetchNotes, networkBudget, pushNotes, remainingMs, remoteTip, requireRemote, trackingRef, TRACKING_BUSY, type NetworkBudget } from '../git/remote.js';
+import { acquireSyncLock } from '../git/sync-lock.js';
 import { countVersions, isAncestor, mergeBase, uniqueCommits, writtenIndex } from '../git/notes-history.js';
 import { mergeNotesTrees, type SettledConflict } from '../git/notes-merge.js';
 import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from '../git/history-rewrite.js';
@@ -17,8 +23,33 @@ import { parseKey, syncAction, type SyncAction } from '../core/notes-merge.js';
 import type { PurgeRecord } from '../core/purge.js';
 import { PurgedHistory, RemoteRefused } from '../errors.js';
 
-/** How many times a sync fetches and merges again when the remote (or our ref) moved. */
-export const MAX_SYNC_ATTEMPTS = 5;
+/** `handoff.sync.timeout`: seconds a `sync` may take, its retries under contention included. */
+export const SYNC_TIMEOUT_SECONDS = 60;
+/** `handoff.sync.stallTimeout`: seconds without a sign of life from git before a network step is stopped. */
+export const STALL_SECONDS = 15;
+/** A remote ref lock seen on this many consecutive pushes, over at least this long, was left by a killed push. */
+const STALE_REMOTE_LOCK_PUSHES = 3;
+const STALE_REMOTE_LOCK_MS = 2000;
+/** Our own ref locked this long (a write holds it for milliseconds): a killed writer's lock. */
+const LOCAL_LOCK_WAIT_MS = 5000;
+
+/** The budget a command's network steps share, from `key` (seconds) and `handoff.sync.stallTimeout`. */
+export async function configuredBudget(repo: Repo, key: string, fallbackSeconds: number): Promise<NetworkBudget> {
+  const seconds = positive(await repo.configGet(key), fallbackSeconds);
+  const stall = positive(await repo.configGet('handoff.sync.stallTimeout'), STALL_SECONDS);
+  return networkBudget(seconds, stall, key);
+}
+
+function positive(value: string | undefined, fallback: number): number {
+  const n = value === undefined ? NaN : Number(value.trim().replace(/s$/, ''));
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** Full jitter (a random wait up to an exponentially growing cap) so contending clones spread out. */
+export function backoffMs(attempt: number, random = Math.random): number {
+  const cap = Math.min(1500, 40 * 2 ** Math.min(attempt, 10));
+  return 10 + random() * cap;
+}
 
 export interface SyncRequest {
   remote?: string;
@@ -26,8 +57,8 @@ export interface SyncRequest {
   /** replace the remote's copy of versions this clone purged (the only force push) */
   force: boolean;
   progress?: (line: string) => void;
-  /** fetch-merge-push rounds before giving up (default MAX_SYNC_ATTEMPTS) */
-  maxAttempts?: number;
+  /** the time the whole sync may take (default: `handoff.sync.timeout`) */
+  budget?: NetworkBudget;
 }
 
 export interface SyncConflict {
@@ -70,15 +101,36 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
   const remote = await requireRemote(repo, req.remote);
   const store = new HandoffStore(repo);
   const say = req.progress ?? (() => {});
+  const budget = req.budget ?? (await configuredBudget(repo, 'handoff.sync.timeout', SYNC_TIMEOUT_SECONDS));
+
+  if (req.dryRun) return dryRun(repo, store, remote, await store.tip(), req.force, say, budget);
+
+  const lock = await acquireSyncLock(repo, budget.deadline, (pid) => say(`waiting for another sync of this clone${pid ? ` (process ${pid})` : ''}`));
+  try {
+    return await syncRounds(repo, store, remote, req, budget, say);
+  } finally {
+    lock.release();
+  }
+}
+
+/** Fetch, merge, push; again (after a jittered wait) while the remote or our ref moved, until the budget runs out. */
+async function syncRounds(repo: Repo, store: HandoffStore, remote: string, req: SyncRequest, budget: NetworkBudget, say: (l: string) => void): Promise<SyncResult> {
   const localBefore = await store.tip();
-
-  if (req.dryRun) return dryRun(repo, store, remote, localBefore, req.force, say);
-
+  const started = Date.now();
   let remoteBefore: string | null | undefined;
-  const attempts = req.maxAttempts ?? MAX_SYNC_ATTEMPTS;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    say(`fetching the handoff history from ${remote}`);
-    const fetched = await fetchNotes(repo, remote);
+  let remoteLock: { since: number; pushes: number; path: string | null } | null = null;
+  let localLockSince = 0;
+  let attempt = 0;
+  for (;;) {
+    attempt++;
+    if (attempt > 1) {
+      const wait = backoffMs(attempt - 1);
+      if (remainingMs(budget) < wait + 50) break;
+      await new Promise((res) => setTimeout(res, wait));
+    }
+    say(`fetching the handoff history from ${remote}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+    const fetched = await fetchNotes(repo, remote, budget);
+    if (fetched === TRACKING_BUSY) continue;
     if (remoteBefore === undefined) remoteBefore = fetched;
     const current = await store.tip();
     let local = current;
@@ -106,9 +158,21 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
 
     const plan = await planAttempt(repo, store, repo.objects, remote, local, theirs, say);
     plan.pushForce = theirs !== fetched;
+
+    // Push: only what extends the remote's history, compare-and-swap on what we fetched.
     if (plan.newTip && plan.newTip !== fetched) {
       say(`pushing to ${remote}`);
-      if ((await pushNotes(repo, remote, plan.newTip, fetched, { force: plan.pushForce })) === 'moved') continue;
+      const pushed = await pushNotes(repo, remote, plan.newTip, fetched, { force: plan.pushForce, budget });
+      if (pushed === 'moved') {
+        remoteLock = null;
+        continue;
+      }
+      if (pushed !== 'ok') {
+        remoteLock ??= { since: Date.now(), pushes: 0, path: pushed.lock };
+        remoteLock.pushes++;
+        if (remoteLock.pushes >= STALE_REMOTE_LOCK_PUSHES && Date.now() - remoteLock.since >= STALE_REMOTE_LOCK_MS) throw staleRemoteLock(remote, remoteLock);
+        continue;
+      }
     }
     const purgedLocally = localPurges.map((p) => p.version);
     if (plan.newTip !== current) {
@@ -116,7 +180,10 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       const cas = await repo.casUpdateRef(NOTES_REF, plan.newTip!, current, `handoff: sync ${plan.action} with ${remote}${purgeNote}`);
       // Our ref moved meanwhile (a local write): the remote has our result; merge again.
       if (cas !== 'ok') {
-        if (cas === 'locked' && attempt === attempts) throw store.lockHeld();
+        if (cas === 'locked') {
+          localLockSince ||= Date.now();
+          if (Date.now() - localLockSince > LOCAL_LOCK_WAIT_MS) throw store.lockHeld();
+        }
         continue;
       }
     }
@@ -136,13 +203,26 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
       attempts: attempt,
     };
   }
-  throw new RemoteRefused(`remote '${remote}' kept changing; gave up after ${attempts} attempts; run 'git handoff sync' again`, { remote });
+  const secs = Math.round((Date.now() - started) / 1000);
+  throw new RemoteRefused(
+    `remote '${remote}' kept changing: other clones pushed before each of ${attempt - 1} attempts in ${secs}s; nothing was lost; run 'git handoff sync' again (or raise ${budget.setting}, now ${budget.seconds}s)`,
+    { remote, attempts: attempt - 1 },
+  );
+}
+
+function staleRemoteLock(remote: string, lock: { since: number; pushes: number; path: string | null }): RemoteRefused {
+  const secs = Math.max(1, Math.round((Date.now() - lock.since) / 1000));
+  const what = lock.path ? `the lock file ${lock.path}` : `a lock on ${NOTES_REF}`;
+  return new RemoteRefused(
+    `remote '${remote}' has a stale lock: ${what} refused ${lock.pushes} pushes over ${secs}s (left by a killed push?); if no push to '${remote}' is running, delete that file on the server, then run 'git handoff sync' again`,
+    { remote, lock: lock.path },
+  );
 }
 
 /** The plan without writing anything: the remote read with ls-remote, objects kept in memory. */
-async function dryRun(repo: Repo, store: HandoffStore, remote: string, local: string | null, force: boolean, say: (l: string) => void): Promise<SyncResult> {
+async function dryRun(repo: Repo, store: HandoffStore, remote: string, local: string | null, force: boolean, say: (l: string) => void, budget: NetworkBudget): Promise<SyncResult> {
   say(`reading ${remote}'s handoff tip`);
-  const tip = await remoteTip(repo, remote);
+  const tip = await remoteTip(repo, remote, budget);
   const known = !tip || (await repo.objects.read(tip))?.type === 'commit';
   const base: SyncResult = {
     remote,

@@ -4,6 +4,8 @@ export interface GitResult {
   code: number;
   stdout: Buffer;
   stderr: string;
+  /** set when the call was stopped: it ran past `deadlineMs`, or was silent for `stallMs` */
+  stopped?: 'deadline' | 'stall';
 }
 
 export interface GitRunOptions {
@@ -12,7 +14,14 @@ export interface GitRunOptions {
   env?: NodeJS.ProcessEnv;
   /** Read-only calls run with GIT_OPTIONAL_LOCKS=0 (DESIGN.md "Storage in git notes"). */
   readOnly?: boolean;
+  /** network steps (issue 14): stop git once the call has run this long */
+  deadlineMs?: number;
+  /** network steps: stop git once it has printed nothing (progress included) for this long */
+  stallMs?: number;
 }
+
+/** After SIGTERM (git removes its lock and temporary files on it), SIGKILL this much later. */
+const KILL_GRACE_MS = 1500;
 
 /** Runs one git command and collects its output; never throws on a non-zero exit. */
 export function runGit(args: string[], opts: GitRunOptions = {}): Promise<GitResult> {
@@ -23,12 +32,30 @@ export function runGit(args: string[], opts: GitRunOptions = {}): Promise<GitRes
     const child = process.getBuiltinModule('node:child_process').spawn('git', args, { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
+    let stopped: GitResult['stopped'];
+    const timers: NodeJS.Timeout[] = [];
+    const stop = (why: 'deadline' | 'stall') => {
+      if (stopped || child.exitCode !== null) return;
+      stopped = why;
+      child.kill('SIGTERM');
+      timers.push(setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), KILL_GRACE_MS));
+    };
+    if (opts.deadlineMs !== undefined) timers.push(setTimeout(() => stop('deadline'), Math.max(0, opts.deadlineMs)));
+    let stall: NodeJS.Timeout | undefined;
+    const alive = () => {
+      if (opts.stallMs === undefined || stopped) return;
+      if (stall) clearTimeout(stall);
+      stall = setTimeout(() => stop('stall'), opts.stallMs);
+    };
+    alive();
+    child.stdout.on('data', (b: Buffer) => (out.push(b), alive()));
+    child.stderr.on('data', (b: Buffer) => (err.push(b), alive()));
     child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code: code ?? 128, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }),
-    );
+    child.on('close', (code) => {
+      for (const t of timers) clearTimeout(t);
+      if (stall) clearTimeout(stall);
+      resolve({ code: code ?? 128, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), ...(stopped ? { stopped } : {}) });
+    });
     child.stdin.on('error', () => {}); // git may exit before reading all input
     child.stdin.end(opts.input ?? '');
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, existsSync, writeFileSync, renameSync, unlinkSync } from 'node:fs';
+import { mkdirSync, existsSync, writeFileSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CatFileBatch } from './catfile.js';
 import { InProcessObjects, ReaderDeclined } from './packs.js';
@@ -54,16 +54,22 @@ export class GitObjectStore implements ObjectStore {
     const dir = join(this.objectsDir, oid.slice(0, 2));
     const file = join(dir, oid.slice(2));
     if (!existsSync(file)) {
-      mkdirSync(dir, { recursive: true });
+      const madeDir = mkdirSync(dir, { recursive: true }) !== undefined;
       const tmp = join(dir, `tmp_obj_${process.pid}_${Date.now().toString(36)}_${(tmpCounter++).toString(36)}`);
       const body = process.getBuiltinModule('node:zlib').deflateSync(Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data]));
-      writeFileSync(tmp, body, { mode: 0o444 });
       try {
+        writeFileSync(tmp, body, { mode: 0o444 });
         renameSync(tmp, file);
       } catch (e) {
+        // A full disk or no inodes (issue 14): leave no partial temporary file behind.
         try {
           unlinkSync(tmp);
         } catch {}
+        if (madeDir) {
+          try {
+            rmdirSync(dir);
+          } catch {}
+        }
         if (!existsSync(file)) throw e;
       }
     }

@@ -1,10 +1,14 @@
 /**
  * The handoff history on a remote: read its tip, fetch it into a tracking ref, push with a
  * compare-and-swap on the value we fetched. Ordinary git transport, so every remote git
- * can reach (ssh, https, a local path) works, with the user's own credentials.
+ * can reach (ssh, https, a local path) works, with the user's own credentials. Every call
+ * that talks to the remote runs under a `NetworkBudget` (issue 14): a deadline for the whole
+ * command and stall detection (git's progress output counts as a sign of life), so a remote
+ * that accepts a connection and then stays silent cannot hang `sync` or the user's push.
  */
 import { NOTES_REF, type Repo } from './repo.js';
-import { firstLine } from './exec.js';
+import { firstLine, type GitResult } from './exec.js';
+import { describeGitFsFailure } from './fs-failure.js';
 import { RemoteUnreachable, RemoteRefused, NoRemote, GitFailed } from '../errors.js';
 
 /** Where `sync` keeps the last fetched remote history (never force-written by a user push). */
@@ -43,50 +47,115 @@ export async function requireRemote(repo: Repo, name: string | undefined): Promi
   return r;
 }
 
+/**
+ * How long the network steps of one command may take: stopped at `deadline` (epoch ms), or
+ * when git has printed nothing, progress included, for `stallMs`. `setting` is the config
+ * key that sets the deadline, named in the message when it runs out.
+ */
+export interface NetworkBudget {
+  deadline: number;
+  stallMs: number;
+  setting: string;
+  seconds: number;
+}
+
+export function networkBudget(seconds: number, stallSeconds: number, setting: string, now = Date.now()): NetworkBudget {
+  return { deadline: now + seconds * 1000, stallMs: Math.min(stallSeconds, seconds) * 1000, setting, seconds };
+}
+
+/** What is left of a budget, in ms (0 when spent). */
+export function remainingMs(budget: NetworkBudget | undefined, now = Date.now()): number {
+  return budget ? Math.max(0, budget.deadline - now) : Infinity;
+}
+
+/** The message of a network step that ran out of its budget. */
+export function outOfTime(remote: string, what: string, budget: NetworkBudget): RemoteUnreachable {
+  return new RemoteUnreachable(`remote '${remote}' did not finish the ${what} within ${budget.seconds}s (${budget.setting}); nothing was lost, the local history is as it was`, { remote, stopped: 'deadline' });
+}
+
+/** Progress lines (kept for stall detection) are not the reason a step failed. */
+const PROGRESS = /^(remote: *)?(Enumerating|Counting|Compressing|Writing|Receiving|Resolving|Total|Delta compression|Unpacking|Finding sources|Receiving objects|Resolving deltas)\b|^remote: *$|^To |^From |^Done$/;
+
+/** The line of git's stderr that says why it failed. */
+export function reasonOf(stderr: string): string {
+  const lines = stderr.split(/[\r\n]+/).map((l) => l.trim()).filter((l) => l && !PROGRESS.test(l));
+  return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.find((l) => /^remote: (fatal|error):/.test(l)) ?? firstLine(lines.join('\n'));
+}
+
+async function networkGit(repo: Repo, remote: string, what: string, args: string[], budget: NetworkBudget | undefined): Promise<GitResult> {
+  if (budget && remainingMs(budget) <= 0) throw outOfTime(remote, what, budget);
+  const env: NodeJS.ProcessEnv = { ...C_LOCALE };
+  if (budget) {
+    // curl's own stall detection, so an HTTP remote helper does not outlive its git.
+    env.GIT_HTTP_LOW_SPEED_LIMIT = '1';
+    env.GIT_HTTP_LOW_SPEED_TIME = String(Math.max(1, Math.ceil(budget.stallMs / 1000)));
+  }
+  const r = await repo.runGit(args, { env, ...(budget ? { deadlineMs: remainingMs(budget), stallMs: budget.stallMs } : {}) });
+  if (r.stopped === 'deadline') throw outOfTime(remote, what, budget!);
+  if (r.stopped === 'stall') {
+    throw new RemoteUnreachable(`remote '${remote}' stopped answering: nothing came for ${Math.round(budget!.stallMs / 1000)}s during the ${what}; nothing was lost, the local history is as it was`, { remote, stopped: 'stall' });
+  }
+  return r;
+}
+
+/** Why a network step failed: the local file system refusing is named as such. */
+function failure(repo: Repo, r: GitResult, fallback: string): string {
+  return describeGitFsFailure(r.stderr, repo.paths.commonDir) ?? (reasonOf(r.stderr) || fallback);
+}
+
 /** The remote's tip of refs/notes/handoff without fetching anything (null: it has none). */
-export async function remoteTip(repo: Repo, remote: string): Promise<string | null> {
-  const r = await repo.runGit(['ls-remote', '--refs', remote, NOTES_REF], { env: C_LOCALE, readOnly: true });
-  if (r.code !== 0) throw new RemoteUnreachable(`cannot reach remote '${remote}': ${firstLine(r.stderr) || `git ls-remote exit ${r.code}`}`, { remote });
+export async function remoteTip(repo: Repo, remote: string, budget?: NetworkBudget): Promise<string | null> {
+  const r = await networkGit(repo, remote, 'read of its handoff tip', ['ls-remote', '--refs', remote, NOTES_REF], budget);
+  if (r.code !== 0) throw new RemoteUnreachable(`cannot reach remote '${remote}': ${failure(repo, r, `git ls-remote exit ${r.code}`)}`, { remote });
   const line = r.stdout.toString('utf8').split('\n').find((l) => l.endsWith(`\t${NOTES_REF}`));
   return line ? line.slice(0, 40) : null;
 }
 
+/** The tracking ref was updated by another sync of this clone meanwhile: fetch again. */
+export const TRACKING_BUSY = 'busy' as const;
+
 /**
  * Fetches the remote's history into its tracking ref and returns the tip (null when the
  * remote has none; a stale tracking ref is then removed). Our own ref is never touched.
+ * 'busy': another fetch in this clone moved the tracking ref at the same moment.
  */
-export async function fetchNotes(repo: Repo, remote: string): Promise<string | null> {
+export async function fetchNotes(repo: Repo, remote: string, budget?: NetworkBudget): Promise<string | null | typeof TRACKING_BUSY> {
   const tracking = trackingRef(remote);
-  const r = await repo.runGit(
-    ['fetch', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--quiet', remote, `+${NOTES_REF}:${tracking}`],
-    { env: C_LOCALE },
+  const r = await networkGit(
+    repo,
+    remote,
+    'fetch',
+    ['fetch', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--progress', remote, `+${NOTES_REF}:${tracking}`],
+    budget,
   );
   if (r.code !== 0) {
     if (/couldn't find remote ref/i.test(r.stderr)) {
       if (await repo.resolveRef(tracking)) await repo.runGit(['update-ref', '-d', tracking]);
       return null;
     }
-    throw new RemoteUnreachable(`cannot fetch from remote '${remote}': ${firstLine(r.stderr) || `git fetch exit ${r.code}`}`, { remote });
+    if (/cannot lock ref '[^']*remotes\/[^']*handoff'|is at [0-9a-f]+ but expected/i.test(r.stderr) && !describeGitFsFailure(r.stderr, null)) return TRACKING_BUSY;
+    throw new RemoteUnreachable(`cannot fetch from remote '${remote}': ${failure(repo, r, `git fetch exit ${r.code}`)}`, { remote });
   }
   return repo.resolveRef(tracking);
 }
 
-export type PushResult = 'ok' | 'moved';
+/** 'moved': the remote changed since we fetched; `lock`: its ref is locked (by the path named, when git said). */
+export type PushResult = 'ok' | 'moved' | { lock: string | null };
 
 /**
  * Pushes `oid` to the remote's refs/notes/handoff only if the remote still holds
  * `expected` (null: holds none): `--force-with-lease` is git's compare-and-swap on a remote.
- * `force` allows a non-fast-forward (only `sync --force`, after `purge`). 'moved': the
- * remote changed since we fetched; anything else the remote refuses throws RemoteRefused.
+ * `force` allows a non-fast-forward (only `sync --force`, after `purge`). Anything else the
+ * remote refuses throws RemoteRefused.
  */
-export async function pushNotes(repo: Repo, remote: string, oid: string, expected: string | null, opts: { force?: boolean } = {}): Promise<PushResult> {
+export async function pushNotes(repo: Repo, remote: string, oid: string, expected: string | null, opts: { force?: boolean; budget?: NetworkBudget } = {}): Promise<PushResult> {
   // A lease alone would let git replace any history it matches: without --force, only
   // what extends the remote's history is ever pushed.
   if (!opts.force && expected && expected !== oid && (await repo.runGit(['merge-base', '--is-ancestor', expected, oid], { readOnly: true })).code !== 0) {
     throw new GitFailed(`refusing to push ${oid.slice(0, 12)} to '${remote}': it does not extend the remote's handoff history ${expected.slice(0, 12)}`);
   }
   const spec = `${opts.force ? '+' : ''}${oid}:${NOTES_REF}`;
-  const r = await repo.runGit(['push', '--porcelain', '--no-verify', `--force-with-lease=${NOTES_REF}:${expected ?? ''}`, remote, spec], { env: C_LOCALE });
+  const r = await networkGit(repo, remote, 'push', ['push', '--porcelain', '--no-verify', '--progress', `--force-with-lease=${NOTES_REF}:${expected ?? ''}`, remote, spec], opts.budget);
   const line = r.stdout
     .toString('utf8')
     .split('\n')
@@ -95,8 +164,11 @@ export async function pushNotes(repo: Repo, remote: string, oid: string, expecte
     await repo.runGit(['update-ref', '-m', `handoff: pushed to ${remote}`, trackingRef(remote), oid]);
     return 'ok';
   }
-  if (!line) throw new RemoteUnreachable(`cannot push to remote '${remote}': ${firstLine(r.stderr) || `git push exit ${r.code}`}`, { remote });
+  if (!line) throw new RemoteUnreachable(`cannot push to remote '${remote}': ${failure(repo, r, `git push exit ${r.code}`)}`, { remote });
   const reason = /\(([^)]*)\)\s*$/.exec(line)?.[1] ?? line.split('\t')[2] ?? '';
+  // A ref lock on the remote: git names the lock file on stderr ("Unable to create '<path>.lock': File exists").
+  const lock = /Unable to create '([^']*\.lock)': File exists/i.exec(r.stderr);
+  if (lock || (/failed to lock|cannot lock/i.test(reason) && !/stale info/.test(reason))) return { lock: lock ? lock[1].replace(/\/\.\//g, '/') : null };
   if (/stale info|fetch first|non-fast-forward|failed to lock|cannot lock|incorrect old value|already exists|failed to update ref/i.test(reason)) return 'moved';
-  throw new RemoteRefused(`remote '${remote}' refused the handoff history: ${reason || firstLine(r.stderr)}`, { remote, reason });
+  throw new RemoteRefused(`remote '${remote}' refused the handoff history: ${reason || reasonOf(r.stderr)}`, { remote, reason });
 }

@@ -134,8 +134,8 @@ export class Repo {
     return pipeGit(first, second, { cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env }, readOnly: opts.readOnly });
   }
 
-  runGit(args: string[], opts: { input?: string | Buffer; env?: NodeJS.ProcessEnv; readOnly?: boolean } = {}) {
-    return runGit(args, { cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env }, input: opts.input, readOnly: opts.readOnly });
+  runGit(args: string[], opts: { input?: string | Buffer; env?: NodeJS.ProcessEnv; readOnly?: boolean; deadlineMs?: number; stallMs?: number } = {}) {
+    return runGit(args, { ...opts, cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env } });
   }
 
   /** All config values, read once per process (`git config -l -z`). Keys are spelled as git prints them: section and name lower-cased, a subsection as written. */

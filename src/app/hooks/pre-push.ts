@@ -1,25 +1,27 @@
 /**
  * pre-push (installed by `init --sync`): pushes the handoff history alongside the user's
  * push (issue 6). Never stops or changes that push: nothing new costs no network at all,
- * a fast-forward is one push, a diverged remote one fetch-merge-push; any failure is one
- * line naming `git handoff sync`, and the hook still exits 0.
+ * a fast-forward is one push, a diverged or busy remote fetch-merge-push rounds; any
+ * failure is one line naming `git handoff sync`, and the hook still exits 0. All of it runs
+ * within `handoff.sync.hookTimeout` (issue 14): a silent remote delays the push by that
+ * budget at most, then the line says the history was not pushed and how to push it.
  */
 import { NOTES_REF, Repo } from '../../git/repo.js';
 import { HandoffStore } from '../../git/handoff-store.js';
-import { pushNotes, trackingRef } from '../../git/remote.js';
+import { pushNotes, trackingRef, type NetworkBudget } from '../../git/remote.js';
 import { isAncestor } from '../../git/notes-history.js';
 import { pushIsDryRun } from '../../git/push-process.js';
-import { syncHandoffs } from '../sync.js';
+import { configuredBudget, syncHandoffs } from '../sync.js';
 import { isHandoffError } from '../../errors.js';
 import type { HookContext } from './types.js';
 
-/** One round only: the user's push is waiting. */
-const HOOK_SYNC_ATTEMPTS = 1;
+/** `handoff.sync.hookTimeout`: seconds the hook may add to the user's push (its retries included). */
+export const HOOK_TIMEOUT_SECONDS = 8;
 
 export type PushAlongside = { action: 'skipped' | 'nothing' | 'pushed' | 'merged'; remote: string | null; versions?: number };
 
 /** Decides and does the notes push for a push to `remoteArg` (a remote's name, or a URL). */
-export async function pushAlongside(repo: Repo, remoteArg: string | undefined): Promise<PushAlongside> {
+export async function pushAlongside(repo: Repo, remoteArg: string | undefined, budget: NetworkBudget): Promise<PushAlongside> {
   // A push to a bare URL has no remote name, so no tracking ref: leave it alone.
   if (!remoteArg || !(await repo.configGet(`remote.${remoteArg}.url`))) return { action: 'skipped', remote: null };
   const remote = remoteArg;
@@ -29,9 +31,9 @@ export async function pushAlongside(repo: Repo, remoteArg: string | undefined): 
   // Nothing the remote lacks, as far as the last fetch knows: no network at all.
   if (tracked === local || (tracked && (await isAncestor(repo, local, tracked)))) return { action: 'nothing', remote };
   if (!tracked || (await isAncestor(repo, tracked, local))) {
-    if ((await pushNotes(repo, remote, local, tracked)) === 'ok') return { action: 'pushed', remote };
+    if ((await pushNotes(repo, remote, local, tracked, { budget })) === 'ok') return { action: 'pushed', remote };
   }
-  const r = await syncHandoffs(repo, { remote, dryRun: false, force: false, maxAttempts: HOOK_SYNC_ATTEMPTS });
+  const r = await syncHandoffs(repo, { remote, dryRun: false, force: false, budget });
   return { action: r.action === 'merge' ? 'merged' : r.action === 'up-to-date' ? 'nothing' : 'pushed', remote, versions: r.incoming };
 }
 
@@ -41,7 +43,7 @@ export async function run(ctx: HookContext): Promise<number> {
   const repo = await Repo.discover(ctx.cwd);
   const remote = ctx.args[0];
   try {
-    const r = await pushAlongside(repo, remote);
+    const r = await pushAlongside(repo, remote, await configuredBudget(repo, 'handoff.sync.hookTimeout', HOOK_TIMEOUT_SECONDS));
     if (r.action === 'pushed') ctx.io.err(`git-handoff: pushed the handoff history (${NOTES_REF}) to ${r.remote}`);
     if (r.action === 'merged') ctx.io.err(`git-handoff: merged ${r.versions} handoff version(s) from ${r.remote} and pushed the handoff history`);
   } catch (e) {
