@@ -18,7 +18,7 @@ import { acquireSyncLock } from '../git/sync-lock.js';
 import { countVersions, isAncestor, mergeBase, uniqueCommits, writtenIndex } from '../git/notes-history.js';
 import { mergeNotesTrees, type SettledConflict } from '../git/notes-merge.js';
 import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from '../git/history-rewrite.js';
-import { resolveIdentities } from '../git/identity.js';
+import { resolveIdentities, type Identities } from '../git/identity.js';
 import { parseKey, syncAction, type SyncAction } from '../core/notes-merge.js';
 import type { PurgeRecord } from '../core/purge.js';
 import { PurgedHistory, RemoteRefused } from '../errors.js';
@@ -45,10 +45,15 @@ function positive(value: string | undefined, fallback: number): number {
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
-/** Full jitter (a random wait up to an exponentially growing cap) so contending clones spread out. */
-export function backoffMs(attempt: number, random = Math.random): number {
-  const cap = Math.min(1500, 40 * 2 ** Math.min(attempt, 10));
-  return 10 + random() * cap;
+/**
+ * Full jitter (a random wait up to an exponentially growing cap) so contending clones spread
+ * out. The cap grows with the budget: a pre-push hook (a user waiting, a few seconds) comes
+ * back sooner than a manual sync with a minute to spare, so under contention the waiting
+ * push tends to win.
+ */
+export function backoffMs(attempt: number, budgetSeconds: number, random = Math.random): number {
+  const ceiling = Math.min(3000, Math.max(200, (budgetSeconds * 1000) / 12));
+  return 10 + random() * Math.min(ceiling, 40 * 2 ** Math.min(attempt, 10));
 }
 
 export interface SyncRequest {
@@ -91,8 +96,6 @@ export interface SyncResult {
 interface Attempt {
   action: SyncAction;
   newTip: string | null;
-  incoming: number;
-  outgoing: number;
   conflicts: SyncConflict[];
   pushForce: boolean;
 }
@@ -121,10 +124,15 @@ async function syncRounds(repo: Repo, store: HandoffStore, remote: string, req: 
   let remoteLock: { since: number; pushes: number; path: string | null } | null = null;
   let localLockSince = 0;
   let attempt = 0;
+  // Work between the fetch and the push widens the window in which another clone's push
+  // makes ours stale (issue 14): what does not change between attempts is read once, and
+  // the version counts are read only for the attempt that went through.
+  let ids: Promise<Identities> | null = null;
+  const identities = () => (ids ??= resolveIdentities(repo));
   for (;;) {
     attempt++;
     if (attempt > 1) {
-      const wait = backoffMs(attempt - 1);
+      const wait = backoffMs(attempt - 1, budget.seconds);
       if (remainingMs(budget) < wait + 50) break;
       await new Promise((res) => setTimeout(res, wait));
     }
@@ -156,7 +164,7 @@ async function syncRounds(repo: Repo, store: HandoffStore, remote: string, req: 
       theirs = (await rewriteHistory(repo, repo.objects, fetched, remotePurges)).tip;
     }
 
-    const plan = await planAttempt(repo, store, repo.objects, remote, local, theirs, say);
+    const plan = await planAttempt(repo, store, repo.objects, remote, local, theirs, say, identities);
     plan.pushForce = theirs !== fetched;
 
     // Push: only what extends the remote's history, compare-and-swap on what we fetched.
@@ -188,6 +196,7 @@ async function syncRounds(repo: Repo, store: HandoffStore, remote: string, req: 
       }
     }
     if (plan.pushForce || purgedLocally.length) await expireUnreachableReflogs(repo, [NOTES_REF, trackingRef(remote)]);
+    const [incoming, outgoing] = await Promise.all([countVersions(store, theirs, [local]), countVersions(store, local, [theirs])]);
     return {
       remote,
       action: plan.action,
@@ -195,8 +204,8 @@ async function syncRounds(repo: Repo, store: HandoffStore, remote: string, req: 
       needsFetch: false,
       local: { before: localBefore, after: plan.newTip },
       remoteTip: { before: remoteBefore ?? null, after: plan.newTip },
-      incoming: plan.incoming,
-      outgoing: plan.outgoing,
+      incoming,
+      outgoing,
       conflicts: plan.conflicts,
       purgedLocally,
       forced: plan.pushForce,
@@ -251,14 +260,15 @@ async function dryRun(repo: Repo, store: HandoffStore, remote: string, local: st
     theirs = (await rewriteHistory(repo, overlay, tip, remotePurges)).tip;
   }
   // A rewritten tip lives only in memory: compare histories on the originals.
-  const plan = ours === local && theirs === tip ? await planAttempt(repo, store, overlay, remote, local, tip, say) : null;
+  const plan = ours === local && theirs === tip ? await planAttempt(repo, store, overlay, remote, local, tip, say, () => resolveIdentities(repo)) : null;
+  const [incoming, outgoing] = plan ? await Promise.all([countVersions(store, tip, [local]), countVersions(store, local, [tip])]) : [0, 0];
   return {
     ...base,
     action: plan?.action ?? 'merge',
     local: { before: local, after: plan?.newTip ?? null },
     remoteTip: { before: tip, after: plan?.newTip ?? null },
-    incoming: plan?.incoming ?? 0,
-    outgoing: plan?.outgoing ?? 0,
+    incoming,
+    outgoing,
     conflicts: plan?.conflicts ?? [],
     purgedLocally: localPurges.map((p) => p.version),
     forced: theirs !== tip,
@@ -274,22 +284,22 @@ async function planAttempt(
   local: string | null,
   theirs: string | null,
   say: (l: string) => void,
+  identities: () => Promise<Identities>,
 ): Promise<Attempt> {
   const base = local && theirs ? await mergeBase(repo, local, theirs) : null;
   const action = syncAction(local, theirs, base);
-  const [incoming, outgoing] = await Promise.all([countVersions(store, theirs, [local]), countVersions(store, local, [theirs])]);
-  const plan: Attempt = { action, newTip: local, incoming, outgoing, conflicts: [], pushForce: false };
+  const plan: Attempt = { action, newTip: local, conflicts: [], pushForce: false };
   if (action === 'fast-forward') plan.newTip = theirs;
   if (action !== 'merge') return plan;
 
-  say(`merging ${incoming} incoming version(s) with ${outgoing} local one(s)`);
+  say(`merging ${remote}'s handoff history with this clone's`);
   const treeOf = async (c: string | null) => (c ? (await store.readCommit(c)).tree : EMPTY_TREE_OID);
   const [baseTree, ourTree, theirTree] = await Promise.all([treeOf(base), treeOf(local), treeOf(theirs)]);
   // Which version wrote what is read only when both sides changed the same entry.
   const written = { ours: writtenIndex(store, () => uniqueCommits(repo, local, [theirs])), theirs: writtenIndex(store, () => uniqueCommits(repo, theirs, [local])) };
   const merged = await mergeNotesTrees(objects, base ? baseTree : null, ourTree, theirTree, (side, key, blob) => written[side](key, blob));
   plan.conflicts = merged.conflicts.map(describeConflict);
-  const ids = await resolveIdentities(repo);
+  const ids = await identities();
   const message = `merge handoff history from ${remote}\n\nHandoff-Kind: merge\nHandoff-Remote: ${remote}\n`;
   plan.newTip = await objects.write('commit', serializeCommit({ tree: merged.tree, parents: [local!, theirs!], author: ids.author, committer: ids.committer, message }));
   return plan;

@@ -139,6 +139,13 @@ export async function fetchNotes(repo: Repo, remote: string, budget?: NetworkBud
   return repo.resolveRef(tracking);
 }
 
+/** Whether `oid` descends from `expected`; a merge made on it (the usual case) is seen without a git process. */
+async function extends_(repo: Repo, oid: string, expected: string): Promise<boolean> {
+  const obj = await repo.objects.read(oid);
+  if (obj?.type === 'commit' && new RegExp(`^parent ${expected}$`, 'm').test(obj.data.subarray(0, 4096).toString('latin1').split('\n\n')[0])) return true;
+  return (await repo.runGit(['merge-base', '--is-ancestor', expected, oid], { readOnly: true })).code === 0;
+}
+
 /** 'moved': the remote changed since we fetched; `lock`: its ref is locked (by the path named, when git said). */
 export type PushResult = 'ok' | 'moved' | { lock: string | null };
 
@@ -151,7 +158,7 @@ export type PushResult = 'ok' | 'moved' | { lock: string | null };
 export async function pushNotes(repo: Repo, remote: string, oid: string, expected: string | null, opts: { force?: boolean; budget?: NetworkBudget } = {}): Promise<PushResult> {
   // A lease alone would let git replace any history it matches: without --force, only
   // what extends the remote's history is ever pushed.
-  if (!opts.force && expected && expected !== oid && (await repo.runGit(['merge-base', '--is-ancestor', expected, oid], { readOnly: true })).code !== 0) {
+  if (!opts.force && expected && expected !== oid && !(await extends_(repo, oid, expected))) {
     throw new GitFailed(`refusing to push ${oid.slice(0, 12)} to '${remote}': it does not extend the remote's handoff history ${expected.slice(0, 12)}`);
   }
   const spec = `${opts.force ? '+' : ''}${oid}:${NOTES_REF}`;
