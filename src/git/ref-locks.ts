@@ -67,7 +67,7 @@ export function removeLock(lock: RefLock): boolean {
 }
 
 /** The pid of a process with `path` open, from /proc (null elsewhere, or when none). */
-function processHolding(path: string): number | null {
+export function processHolding(path: string): number | null {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));

@@ -9,6 +9,7 @@
 import { NOTES_REF, type Repo } from './repo.js';
 import { firstLine, type GitResult } from './exec.js';
 import { describeGitFsFailure } from './fs-failure.js';
+import { removeGitTemporaries } from './git-temporaries.js';
 import { RemoteUnreachable, RemoteRefused, NoRemote, GitFailed } from '../errors.js';
 
 /** Where `sync` keeps the last fetched remote history (never force-written by a user push). */
@@ -90,7 +91,10 @@ async function networkGit(repo: Repo, remote: string, what: string, args: string
     env.GIT_HTTP_LOW_SPEED_LIMIT = '1';
     env.GIT_HTTP_LOW_SPEED_TIME = String(Math.max(1, Math.ceil(budget.stallMs / 1000)));
   }
+  const started = Date.now();
   const r = await repo.runGit(args, { env, ...(budget ? { deadlineMs: remainingMs(budget), stallMs: budget.stallMs } : {}) });
+  // git leaves its temporary pack or objects behind when a write fails (a full disk) or it is stopped.
+  if (r.code !== 0 && what !== 'read of its handoff tip') removeGitTemporaries(repo.objectsDir, started);
   if (r.stopped === 'deadline') throw outOfTime(remote, what, budget!);
   if (r.stopped === 'stall') {
     throw new RemoteUnreachable(`remote '${remote}' stopped answering: nothing came for ${Math.round(budget!.stallMs / 1000)}s during the ${what}; nothing was lost, the local history is as it was`, { remote, stopped: 'stall' });

@@ -66,9 +66,12 @@ export class Repo {
   /** HEAD's branch as git reported it, where refs are not on disk */
   private headRef: string | null = null;
 
+  /** where objects are written (`GIT_OBJECT_DIRECTORY` honoured) */
+  readonly objectsDir: string;
+
   private constructor(readonly paths: RepoPaths, readonly cwd: string) {
-    const objectsDir = process.env.GIT_OBJECT_DIRECTORY || join(paths.commonDir, 'objects');
-    this.objects = new GitObjectStore(paths.gitDir, objectsDir);
+    this.objectsDir = process.env.GIT_OBJECT_DIRECTORY || join(paths.commonDir, 'objects');
+    this.objects = new GitObjectStore(paths.gitDir, this.objectsDir);
   }
 
   get gitDir(): string {
