@@ -67,7 +67,8 @@ function asFileSystemRefusal(e: unknown, cwd: string): unknown {
   if (isHandoffError(e) && e.exitCode !== 3) return e;
   let gitDir: string | null = null;
   try {
-    gitDir = discoverInProcess(cwd)?.gitDir ?? null;
+    const found = discoverInProcess(cwd);
+    gitDir = found && 'gitDir' in found ? found.gitDir : null;
   } catch {
     gitDir = null;
   }

@@ -30,7 +30,7 @@ export function causeOfText(text: string): FsCause | null {
 
 /** The path a git message names (`Unable to create '<path>'`, `unable to open <path>: ...`). */
 export function pathInText(text: string): string | null {
-  const quoted = /'([^']*\/[^']*)'/.exec(text);
+  const quoted = /'(\/[^']*)'/.exec(text);
   if (quoted) return quoted[1].replace(/\/\.\//g, '/');
   const bare = /(?:open|create|write|mkdir|unlink|rename)\s+(\/[^\s:]+)/i.exec(text);
   return bare ? bare[1] : null;
