@@ -15,6 +15,7 @@ import { serializeCommit, EMPTY_TREE_OID, type ObjectStore } from '../git/object
 import { OverlayStore } from '../git/overlay-store.js';
 import { fetchNotes, networkBudget, pushNotes, remainingMs, remoteTip, requireRemote, trackingRef, TRACKING_BUSY, type NetworkBudget } from '../git/remote.js';
 import { acquireSyncLock } from '../git/sync-lock.js';
+import { noteConfigWarning } from '../git/config-values.js';
 import { countVersions, isAncestor, mergeBase, uniqueCommits, writtenIndex } from '../git/notes-history.js';
 import { mergeNotesTrees, type SettledConflict } from '../git/notes-merge.js';
 import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from '../git/history-rewrite.js';
@@ -35,14 +36,18 @@ const LOCAL_LOCK_WAIT_MS = 5000;
 
 /** The budget a command's network steps share, from `key` (seconds) and `handoff.sync.stallTimeout`. */
 export async function configuredBudget(repo: Repo, key: string, fallbackSeconds: number): Promise<NetworkBudget> {
-  const seconds = positive(await repo.configGet(key), fallbackSeconds);
-  const stall = positive(await repo.configGet('handoff.sync.stallTimeout'), STALL_SECONDS);
+  const seconds = positive(key, await repo.configGet(key), fallbackSeconds);
+  const stall = positive('handoff.sync.stallTimeout', await repo.configGet('handoff.sync.stallTimeout'), STALL_SECONDS);
   return networkBudget(seconds, stall, key);
 }
 
-function positive(value: string | undefined, fallback: number): number {
-  const n = value === undefined ? NaN : Number(value.trim().replace(/s$/, ''));
-  return Number.isFinite(n) && n > 0 ? n : fallback;
+/** Seconds from config; a value that is not a positive number is warned about (issue 11's rule) and replaced. */
+function positive(key: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value.trim().replace(/s$/, ''));
+  if (Number.isFinite(n) && n > 0) return n;
+  noteConfigWarning(key, value, `${key} '${value}' is not a positive number of seconds; using ${fallback}`);
+  return fallback;
 }
 
 /**
