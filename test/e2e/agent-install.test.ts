@@ -36,12 +36,12 @@ describe('init --agent', () => {
     const repo = TestRepo.init();
     repo.commit('init', { 'CLAUDE.md': '# Project rules\n\nBe terse.\n', '.gitignore': 'node_modules/\n' });
     repo.write('.claude/settings.local.json', CLAUDE_SETTINGS);
-    const files = ['.claude/settings.local.json', '.claude/settings.json', 'CLAUDE.md', '.git/info/exclude'];
+    const files = ['.claude/settings.local.json', '.claude/settings.json', 'CLAUDE.md', '.git/info/exclude', '.mcp.json'];
     const before = snapshot(repo, files);
 
     const dry = handoff(repo, ['init', '--agent', 'claude', '--dry-run', '--json']);
     expect(dry.code).toBe(0);
-    expect(dry.json.steps.filter((s: any) => s.installer === 'agent-claude').map((s: any) => s.path.replace(`${repo.dir}/`, ''))).toEqual(['.claude/settings.local.json', '.git/info/exclude', 'CLAUDE.md']);
+    expect(dry.json.steps.filter((s: any) => s.installer === 'agent-claude' && s.path).map((s: any) => s.path.replace(`${repo.dir}/`, ''))).toEqual(['.claude/settings.local.json', '.git/info/exclude', 'CLAUDE.md', '.mcp.json', '.git/info/exclude']);
     expect(snapshot(repo, files)).toEqual(before);
 
     const r = handoff(repo, ['init', '--agent', 'claude']);
@@ -58,7 +58,8 @@ describe('init --agent', () => {
     }
     expect(read(repo, '.claude/settings.local.json')).toMatch(/^\{\n {4}"model"/); // the file's indentation kept
     expect(read(repo, 'CLAUDE.md')).toBe(`# Project rules\n\nBe terse.\n\n${TRIGGER}\n`);
-    expect(read(repo, '.git/info/exclude')).toMatch(/\n\/\.claude\/settings\.local\.json\n$/);
+    expect(read(repo, '.git/info/exclude')).toMatch(/\n\/\.claude\/settings\.local\.json\n\/\.mcp\.json\n$/);
+    expect(json(repo, '.mcp.json')).toEqual({ mcpServers: { 'git-handoff': { type: 'stdio', command: 'git', args: ['handoff', 'mcp'] } } });
     expect(repo.git('status', '--porcelain')).not.toContain('settings.local.json');
     expect(existsSync(join(repo.dir, '.git/hooks/post-commit'))).toBe(true);
 
@@ -102,7 +103,7 @@ describe('init --agent', () => {
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('?? .codex/notes.txt\n?? .gemini/keep.txt\n');
   });
 
-  it('Codex: .codex/hooks.json and nothing in config.toml (no deprecated codex_hooks line); Gemini: .gemini/settings.json with its own event names', () => {
+  it('Codex: .codex/hooks.json, and in config.toml only the MCP server (no deprecated codex_hooks line); Gemini: .gemini/settings.json with its own event names and the MCP server', () => {
     const repo = TestRepo.init();
     repo.commit('init', { 'AGENTS.md': '# Agents\n' });
     repo.write('.codex/config.toml', 'model = "o3"\n\n[features]\nweb_search_request = true\n');
@@ -116,7 +117,7 @@ describe('init --agent', () => {
     expect(commands(c, 'Stop')).toEqual(['git handoff hook stop --agent codex']);
     // Codex clamps a SessionEnd hook's timeout to 3 s and warns about a longer one
     expect(c.hooks.SessionEnd[0].hooks[0].timeout).toBe(3);
-    expect(read(repo, '.codex/config.toml')).toBe('model = "o3"\n\n[features]\nweb_search_request = true\n');
+    expect(read(repo, '.codex/config.toml')).toBe('model = "o3"\n\n[features]\nweb_search_request = true\n\n[mcp_servers.git-handoff]\ncommand = "git"\nargs = ["handoff", "mcp"]\n');
     expect(read(repo, 'AGENTS.md')).toBe(`# Agents\n\n${TRIGGER}\n`);
     const g = json(repo, '.gemini/settings.json');
     expect(g.theme).toBe('GitHub');
@@ -125,6 +126,7 @@ describe('init --agent', () => {
     expect(commands(g, 'AfterAgent')).toEqual(['git handoff hook stop --agent gemini']);
     expect(g.hooks.SessionStart[0].hooks[0]).toMatchObject({ name: 'git-handoff-session-start', timeout: 30000 });
     expect(read(repo, 'GEMINI.md')).toBe(`${TRIGGER}\n`);
+    expect(g.mcpServers).toEqual({ 'git-handoff': { command: 'git', args: ['handoff', 'mcp'] } });
     expect(r.stdout).toMatch(/note: Codex runs a project's hooks only in a trusted project, once you trust each hook: .*headless `codex exec` skips untrusted hooks/);
     expect(handoff(repo, ['init', '--agent', 'codex,gemini']).stdout).toContain('nothing changed');
     handoff(repo, ['uninstall']);

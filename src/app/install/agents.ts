@@ -28,6 +28,7 @@ import {
   writeOwnFile,
   type TextChange,
 } from '../../agents/settings.js';
+import { addMcpServer, MCP_REGISTRATIONS, removeMcpServer } from '../../agents/mcp-config.js';
 import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_MARK } from '../../agents/opencode-plugin.js';
 import { readInstallRecord } from '../../git/install-files.js';
 import { Refused } from '../../errors.js';
@@ -40,7 +41,9 @@ type Recipe =
   | { part: 'own-file'; agent: AgentName }
   | { part: 'codex-feature'; previous: string | null; created: boolean }
   | { part: 'trigger'; created: boolean }
-  | { part: 'exclude'; line: string };
+  | { part: 'exclude'; line: string }
+  /** our MCP server entry; `then`: what an earlier step of the same init did to the same file */
+  | { part: 'mcp'; agent: AgentName; created: boolean; then?: Recipe };
 
 /** How an agent's hook file is shaped. */
 type HookFormat = 'claude' | 'cursor' | 'own';
@@ -165,7 +168,40 @@ function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
     const current = text(ctx, file);
     steps.push(fileStep(file, addTriggerLine(current), `add the trigger line 'session handoff: read on start, write on end' to ${adapter.instructionFiles[0]} (delete it to turn the agent hooks off)`, { part: 'trigger', created: current === null }));
   }
+  steps.push(...planMcp(ctx, adapter, steps, shared));
   if (steps.length && files.notice) steps.push({ kind: 'notice', summary: files.notice });
+  return steps;
+}
+
+/**
+ * The MCP server registered beside the hooks (issue 16): one `git-handoff` entry in the
+ * agent's project MCP file (src/agents/mcp-config.ts says where), unless `--no-mcp`.
+ */
+function planMcp(ctx: PlanContext, adapter: AgentAdapter, earlier: Step[], shared: boolean): Step[] {
+  const reg = MCP_REGISTRATIONS[adapter.name];
+  if (!reg || ctx.options['no-mcp']) return [];
+  const abs = join(ctx.repo.workTree!, reg.file);
+  // This agent's earlier steps are not applied to what ctx.read sees yet: build on them.
+  const latestStep = (path: string) => [...earlier].reverse().find((s): s is Extract<Step, { kind: 'file' }> => s.kind === 'file' && s.path === path);
+  const prior = latestStep(abs);
+  const current = prior ? (prior.content?.toString('utf8') ?? null) : text(ctx, abs);
+  let change: TextChange;
+  try {
+    change = addMcpServer(current, reg, reg.file);
+  } catch (e) {
+    if (e instanceof SettingsError) throw new Refused(`init --agent ${adapter.name}: ${e.message}`);
+    throw e;
+  }
+  if (!change.changed) return [];
+  const then = prior?.recipe as Recipe | undefined;
+  const created = then && 'created' in then ? then.created : current === null;
+  const steps: Step[] = [fileStep(abs, change, `register the MCP server (git handoff mcp) as ${reg.format === 'json' ? `${reg.key}.git-handoff` : `[${reg.key}.git-handoff]`} in ${reg.file}`, { part: 'mcp', agent: adapter.name, created, ...(then ? { then } : {}) })];
+  if (!prior && current === null && !shared && reg.file === '.mcp.json') {
+    const exclude = join(ctx.repo.paths.commonDir, 'info', 'exclude');
+    const pending = latestStep(exclude);
+    steps.push(...planExclude(ctx, reg.file, pending ? (pending.content?.toString('utf8') ?? '') : undefined));
+  }
+  if (reg.notice) steps.push({ kind: 'notice', summary: reg.notice });
   return steps;
 }
 
@@ -186,11 +222,11 @@ function planCodexFeatureRemoval(ctx: PlanContext): Step[] {
 }
 
 /** Keeps the personal settings file out of git (Claude Code's own convention for it). */
-function planExclude(ctx: PlanContext, rel: string): Step[] {
+function planExclude(ctx: PlanContext, rel: string, pending?: string): Step[] {
   const top = ctx.repo.workTree!;
   const ignored = ['.gitignore', '.claude/.gitignore'].some((f) => (text(ctx, join(top, f)) ?? '').split('\n').some((l) => /settings\.local\.json\s*$/.test(l.trim())));
   const exclude = join(ctx.repo.paths.commonDir, 'info', 'exclude');
-  const current = text(ctx, exclude) ?? '';
+  const current = pending ?? text(ctx, exclude) ?? '';
   const line = `/${rel}`;
   if (ignored || current.split('\n').some((l) => l.trim() === line || l.trim() === rel)) return [];
   const next = `${current}${current === '' || current.endsWith('\n') ? '' : '\n'}${line}\n`;
@@ -200,6 +236,19 @@ function planExclude(ctx: PlanContext, rel: string): Step[] {
 function undo(file: RecordedFile, current: Buffer | null): Buffer | null | 'keep' {
   const recipe = file.recipe as Recipe | undefined;
   if (!recipe || current === null) return 'keep';
+  if (recipe.part === 'mcp') {
+    const reg = MCP_REGISTRATIONS[recipe.agent];
+    let out: TextChange;
+    try {
+      out = reg ? removeMcpServer(current.toString('utf8'), reg, file.path, recipe.created && !recipe.then) : { text: null, changed: false };
+    } catch {
+      return 'keep';
+    }
+    if (!recipe.then) return out.changed ? (out.text === null ? null : Buffer.from(out.text, 'utf8')) : 'keep';
+    const rest = undo({ ...file, recipe: recipe.then }, out.text === null ? null : Buffer.from(out.text, 'utf8'));
+    if (rest !== 'keep') return rest;
+    return out.changed ? (out.text === null ? null : Buffer.from(out.text, 'utf8')) : 'keep';
+  }
   const now = current.toString('utf8');
   let out: TextChange;
   try {
@@ -241,6 +290,16 @@ function orphans(ctx: PlanContext, adapter: AgentAdapter): Step[] {
       /* not JSON we can read: leave it */
     }
   }
+  const reg = MCP_REGISTRATIONS[adapter.name];
+  if (reg) {
+    const abs = join(ctx.repo.workTree, reg.file);
+    try {
+      const out = removeMcpServer(text(ctx, abs), reg, reg.file, false);
+      if (out.changed) steps.push(fileStep(abs, out, `take the git-handoff MCP server out of ${reg.file}`, { part: 'mcp', agent: adapter.name, created: false }));
+    } catch {
+      /* not a file we can read: leave it */
+    }
+  }
   return steps;
 }
 
@@ -251,6 +310,7 @@ function installer(name: AgentName, withOptions: boolean): Installer {
       ? {
           options: {
             agent: { type: 'string', multiple: true, arg: AGENT_NAMES.join('|'), describe: "install an agent's hooks and its trigger line (repeatable)" },
+            'no-mcp': { type: 'boolean', describe: 'with --agent: do not register the MCP server (git handoff mcp) in the agent\'s MCP configuration' },
             shared: { type: 'boolean', describe: 'with --agent: the committed file (.claude/settings.json, .factory/settings.json) instead of the personal one, and no .git/info/exclude line for a file init creates' },
           },
         }

@@ -1,0 +1,142 @@
+/**
+ * Registering `git handoff mcp` in an agent's project MCP configuration (issue 16), as
+ * pure text-in, text-out functions: `init --agent` adds one entry named `git-handoff`,
+ * `uninstall` takes out exactly that entry (and a table or file left empty by it that init
+ * created). One entry of `MCP_REGISTRATIONS` per agent says where and in which shape.
+ */
+import type { AgentName } from './types.js';
+import { detectJsonStyle, SettingsError, type TextChange } from './settings.js';
+
+export const MCP_SERVER_NAME = 'git-handoff';
+/** What the agent runs: in the folder it starts the server in (the project). */
+export const MCP_COMMAND = { command: 'git', args: ['handoff', 'mcp'] } as const;
+
+export interface McpRegistration {
+  /** the project file, relative to the work tree */
+  file: string;
+  /** 'json': an object under `key` maps server names to entries; 'toml': `[<key>.<name>]` tables */
+  format: 'json' | 'toml';
+  key: string;
+  /** fields of the entry besides command and args (Claude Code's `type`) */
+  extra?: Record<string, unknown>;
+  /** what the user must do before the agent starts a project's server */
+  notice?: string;
+}
+
+/** Where each agent reads project MCP servers. Agents not listed here get no registration. */
+export const MCP_REGISTRATIONS: Partial<Record<AgentName, McpRegistration>> = {
+  // code.claude.com/docs/en/mcp: project scope is .mcp.json at the project root
+  claude: { file: '.mcp.json', format: 'json', key: 'mcpServers', extra: { type: 'stdio' }, notice: 'Claude Code asks once before it starts the servers of a project\'s .mcp.json (or /mcp)' },
+  // developers.openai.com/codex/mcp: [mcp_servers.<name>] in config.toml; a project's .codex/config.toml in a trusted project
+  codex: { file: '.codex/config.toml', format: 'toml', key: 'mcp_servers', notice: 'Codex reads a project\'s .codex/config.toml only in a trusted project' },
+  // geminicli.com/docs/tools/mcp-server: mcpServers in .gemini/settings.json
+  gemini: { file: '.gemini/settings.json', format: 'json', key: 'mcpServers' },
+};
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function entryFor(reg: McpRegistration): Obj {
+  return { ...(reg.extra ?? {}), command: MCP_COMMAND.command, args: [...MCP_COMMAND.args] };
+}
+
+/** An entry that runs our server (whatever else it sets). */
+function isOurEntry(v: unknown): boolean {
+  return isObj(v) && v.command === 'git' && Array.isArray(v.args) && v.args[0] === 'handoff' && v.args[1] === 'mcp';
+}
+
+function parse(text: string | null, path: string): Obj {
+  if (text === null || text.trim() === '') return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new SettingsError(`${path} is not valid JSON (${(e as Error).message.split('\n')[0]}); fix it or move it aside, then run init again`);
+  }
+  if (!isObj(v)) throw new SettingsError(`${path} is not a JSON object`);
+  return v;
+}
+
+function serialize(text: string | null, value: unknown): string {
+  const style = detectJsonStyle(text);
+  return `${JSON.stringify(value, null, style.indent)}${style.finalNewline ? '\n' : ''}`;
+}
+
+/** Adds our server; an entry of that name that is not ours is refused, never replaced. */
+export function addMcpServer(text: string | null, reg: McpRegistration, path: string): TextChange {
+  return reg.format === 'json' ? addJson(text, reg, path) : addToml(text, reg, path);
+}
+
+/** Takes our entry out (only ours); a table/file init created and left empty goes too. */
+export function removeMcpServer(text: string | null, reg: McpRegistration, path: string, createdByInit: boolean): TextChange {
+  if (text === null) return { text, changed: false };
+  return reg.format === 'json' ? removeJson(text, reg, path, createdByInit) : removeToml(text, reg, createdByInit);
+}
+
+function addJson(text: string | null, reg: McpRegistration, path: string): TextChange {
+  const settings = parse(text, path);
+  const servers = settings[reg.key];
+  if (servers !== undefined && !isObj(servers)) throw new SettingsError(`${path}: "${reg.key}" is not an object`);
+  const current = (servers as Obj | undefined)?.[MCP_SERVER_NAME];
+  if (current !== undefined) {
+    if (isOurEntry(current)) return { text, changed: false };
+    throw new SettingsError(`${path}: ${reg.key}.${MCP_SERVER_NAME} is there already and runs something else; rename or remove it, then run init again`);
+  }
+  return { text: serialize(text, { ...settings, [reg.key]: { ...((servers as Obj) ?? {}), [MCP_SERVER_NAME]: entryFor(reg) } }), changed: true };
+}
+
+function removeJson(text: string, reg: McpRegistration, path: string, createdByInit: boolean): TextChange {
+  const settings = parse(text, path);
+  const servers = settings[reg.key];
+  if (!isObj(servers) || !isOurEntry(servers[MCP_SERVER_NAME])) return { text, changed: false };
+  const { [MCP_SERVER_NAME]: _ours, ...rest } = servers;
+  const out: Obj = { ...settings };
+  if (Object.keys(rest).length) out[reg.key] = rest;
+  else delete out[reg.key];
+  if (createdByInit && Object.keys(out).length === 0) return { text: null, changed: true };
+  return { text: serialize(text, out), changed: true };
+}
+
+const tomlHeader = (reg: McpRegistration) => `[${reg.key}.${MCP_SERVER_NAME}]`;
+const TABLE = /^\s*\[/;
+
+/** The lines of our table: from its header to the next table header. */
+function tomlTable(lines: string[], reg: McpRegistration): [number, number] | null {
+  const header = new RegExp(`^\\s*\\[\\s*${reg.key}\\s*\\.\\s*("?)${MCP_SERVER_NAME}\\1\\s*\\]\\s*(#.*)?$`);
+  const at = lines.findIndex((l) => header.test(l));
+  if (at < 0) return null;
+  let end = lines.length;
+  for (let i = at + 1; i < lines.length; i++) if (TABLE.test(lines[i])) { end = i; break; }
+  return [at, end];
+}
+
+function addToml(text: string | null, reg: McpRegistration, path: string): TextChange {
+  const src = text ?? '';
+  const lines = src.split('\n');
+  const t = tomlTable(lines, reg);
+  if (t) {
+    const body = lines.slice(t[0] + 1, t[1]).join('\n');
+    if (/^\s*command\s*=\s*"git"\s*$/m.test(body) && /^\s*args\s*=\s*\[\s*"handoff"\s*,\s*"mcp"/m.test(body)) return { text, changed: false };
+    throw new SettingsError(`${path}: [${reg.key}.${MCP_SERVER_NAME}] is there already and runs something else; rename or remove it, then run init again`);
+  }
+  const sep = src === '' ? '' : src.endsWith('\n\n') ? '' : src.endsWith('\n') ? '\n' : '\n\n';
+  const args = MCP_COMMAND.args.map((a) => JSON.stringify(a)).join(', ');
+  return { text: `${src}${sep}${tomlHeader(reg)}\ncommand = "${MCP_COMMAND.command}"\nargs = [${args}]\n`, changed: true };
+}
+
+function removeToml(text: string, reg: McpRegistration, createdByInit: boolean): TextChange {
+  const lines = text.split('\n');
+  const t = tomlTable(lines, reg);
+  if (!t) return { text, changed: false };
+  const body = lines.slice(t[0] + 1, t[1]).join('\n');
+  if (!/^\s*command\s*=\s*"git"\s*$/m.test(body)) return { text, changed: false };
+  let [at, end] = t;
+  // the blank line addToml put before the table, and trailing blank lines of the table
+  while (end > at + 1 && lines[end - 1].trim() === '' && end < lines.length) end--;
+  if (at > 0 && lines[at - 1].trim() === '') at--;
+  lines.splice(at, end - at);
+  let out = lines.join('\n');
+  if (out !== '' && !out.endsWith('\n') && text.endsWith('\n')) out += '\n';
+  if (createdByInit && out.trim() === '') return { text: null, changed: true };
+  return { text: out, changed: true };
+}
