@@ -280,3 +280,54 @@ describe.skipIf(!has(codexBin))(`Codex CLI (real CLI${has(codexBin) ? '' : ': no
     expectExactUninstall(repo, before);
   });
 });
+
+const copilotBin = bin('copilot');
+describe.skipIf(!has(copilotBin))(`Copilot CLI (real CLI${has(copilotBin) ? '' : ': not installed in .agent-clis'})`, () => {
+  const setup = (agents: string) => {
+    const p = project(agents);
+    mkdirSync(join(p.home, '.copilot'), { recursive: true });
+    writeFileSync(join(p.home, '.copilot/config.json'), JSON.stringify({ trusted_folders: [p.repo.dir] }));
+    const cache = join(CLI_DIR, '.copilot-cache');
+    const env = { ...p.env, COPILOT_OFFLINE: 'true', COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`, COPILOT_PROVIDER_API_KEY: 'fake', COPILOT_MODEL: 'fake-model', COPILOT_CACHE_HOME: cache, COPILOT_PKG_CACHE_HOME: cache };
+    return { ...p, cenv: env, ask: (prompt: string) => run(copilotBin, ['-p', prompt, '--allow-all-tools'], { cwd: p.repo.dir, env }) };
+  };
+
+  it('bookmark at session start, the write instruction after a session-end phrase only, agentStop blocked once, exact uninstall', async () => {
+    const { repo, before, ask } = setup('copilot');
+    model.reset();
+    const a = await ask('hello there, how are things?');
+    expect(a.code, a.stderr).toBe(0);
+    expect(model.modelText()).toContain(BOOKMARK);
+    expect(model.modelText()).not.toContain(WRITE_NOW);
+    expect(complaints(a.stderr)).toEqual([]);
+
+    model.reset();
+    const b = await ask('good, wrap up session');
+    expect(b.code, b.stderr).toBe(0);
+    const sent = model.modelRequests().map((r) => r.body);
+    expect(sent[0]).toContain(WRITE_NOW);
+    expectBlockedOnce(sent);
+    expect(complaints(b.stderr)).toEqual([]);
+    expectExactUninstall(repo, before);
+  });
+
+  it("one hook, one host: with Claude Code's hooks installed too, Copilot's session gets the bookmark once", async () => {
+    const { repo, before, ask } = setup('claude,copilot');
+    model.reset();
+    const a = await ask('hello there');
+    expect(a.code, a.stderr).toBe(0);
+    const first = model.modelRequests()[0].body;
+    expect(first.split(BOOKMARK).length - 1).toBe(1);
+    expectExactUninstall(repo, before);
+  });
+
+  it("Copilot runs Claude Code's hooks: with only those installed, the bookmark still reaches its model (answered in Copilot's format)", async () => {
+    const { repo, before, ask } = setup('claude');
+    model.reset();
+    const a = await ask('hello there');
+    expect(a.code, a.stderr).toBe(0);
+    expect(model.modelRequests()[0].body.split(BOOKMARK).length - 1).toBe(1);
+    expect(complaints(a.stderr)).toEqual([]);
+    expectExactUninstall(repo, before);
+  });
+});
