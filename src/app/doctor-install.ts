@@ -5,7 +5,7 @@
  */
 import type { Repo } from '../git/repo.js';
 import { readInstallRecord } from '../git/install-files.js';
-import { applyInstall, planInstall } from './install/index.js';
+import { applyInstall, planInstall, type PlannedStep } from './install/index.js';
 import type { InstallOptions, InstallRecord } from './install/types.js';
 import type { Finding } from './doctor.js';
 
@@ -26,14 +26,19 @@ export async function checkInstall(repo: Repo, fix: boolean): Promise<Finding[]>
   const record = readInstallRecord<InstallRecord>(repo);
   if (!record) return [];
   const ids = new Set([...record.files.map((f) => f.installer), ...record.config.map((c) => c.installer)]);
-  const steps = (await planInstall(repo, recordedOptions(record))).filter((s) => s.kind !== 'notice' && ids.has(s.installer));
+  const planned = (await planInstall(repo, recordedOptions(record))).filter((s) => ids.has(s.installer));
+  const steps = planned.filter((s): s is Exclude<PlannedStep, { kind: 'notice' }> => s.kind !== 'notice');
+  // A hook of ours that no longer runs and that init cannot put back on its own.
+  const stuck: Finding[] = planned.flatMap((s) =>
+    s.kind === 'notice' && s.unreached ? [{ kind: 'install' as const, subject: s.installer, message: s.summary, action: 'needs you: see the message, then run git handoff doctor --fix', fixable: false, fixed: false }] : [],
+  );
   if (fix && steps.length) await applyInstall(repo, steps);
-  return steps.map((s) => ({
+  return [...stuck, ...steps.map((s) => ({
     kind: 'install' as const,
-    subject: s.kind === 'file' ? s.path : s.kind === 'config' ? s.key : s.installer,
+    subject: s.kind === 'file' ? s.path : s.kind === 'config' ? s.key : '',
     message: `${fix ? 'set up again' : "missing or changed since 'git handoff init'"}: ${s.summary}`,
     action: fix ? 'set it up again as init did' : '--fix sets it up again as init did',
     fixable: true,
     fixed: fix,
-  }));
+  }))];
 }

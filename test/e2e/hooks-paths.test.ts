@@ -5,7 +5,7 @@
  * own folder, whose forwarders run the folder's hooks first.
  */
 import { describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
@@ -156,5 +156,29 @@ describe('a hooks folder shared by several repositories (global core.hooksPath)'
     const un = handoff(repo, ['uninstall']);
     expect(un.stdout).toContain(`note: left ${join(shared, 'post-commit')} as it is: its folder is outside this repository and other repositories may run it`);
     expect(readFileSync(join(shared, 'post-commit'))).toEqual(shim);
+  });
+});
+
+describe('doctor: our hook no longer reached', () => {
+  it('replaced while <hook>.pre-handoff exists: a problem doctor reports (not healthy), saying what to do', () => {
+    const repo = TestRepo.init();
+    repo.commit('chore: start');
+    const hook = join(repo.dir, '.git/hooks/post-commit');
+    writeFileSync(hook, '#!/bin/sh\necho theirs\n', { mode: 0o755 });
+    handoff(repo, ['init']);
+    expect(existsSync(`${hook}.pre-handoff`)).toBe(true);
+    // Another tool writes its own post-commit over our shim.
+    writeFileSync(hook, '#!/bin/sh\necho "another tool"\n', { mode: 0o755 });
+    const d = handoff(repo, ['doctor', '--json']);
+    expect(d.code).toBe(1);
+    expect(d.json.healthy).toBe(false);
+    expect(d.json.findings).toEqual([
+      expect.objectContaining({ fixable: false, message: expect.stringContaining('the post-commit hook of git-handoff does not run: .git/hooks/post-commit is not ours and .git/hooks/post-commit.pre-handoff is in the way') }),
+    ]);
+    // Once the user moves one away, --fix chains the other as init would.
+    rmSync(`${hook}.pre-handoff`);
+    expect(handoff(repo, ['doctor', '--fix']).code).toBe(0);
+    expect(readFileSync(`${hook}.pre-handoff`, 'utf8')).toContain('another tool');
+    expect(readFileSync(hook, 'utf8')).toContain('git-handoff hook shim');
   });
 });

@@ -56,6 +56,8 @@ export interface ConfigStep {
 export interface NoticeStep {
   kind: 'notice';
   summary: string;
+  /** one of our hooks no longer runs and init cannot put it back by itself: doctor reports it */
+  unreached?: boolean;
 }
 
 export type Step = FileStep | ConfigStep | NoticeStep;
