@@ -62,7 +62,7 @@ describe('a detached HEAD', () => {
     expect(w.code, w.stderr).toBe(0);
     expect(w.json.handoff.branch).toBeNull();
     expect(repo.nativeNote()).toMatch(/^branch: null$/m);
-    expect(handoff(repo, ['write', '--summary', 'again']).stdout).toMatch(/\(detached HEAD\)\n/);
+    expect(handoff(repo, ['write', '--summary', 'again']).stdout).toMatch(/\(detached HEAD\)\nchanged summary \(against [0-9a-f]{12}\)\n$/);
     const s = handoff(repo, ['show']);
     expect(s.stdout).toMatch(/· detached ·/);
     expect(s.stdout).toContain('again');
