@@ -39,6 +39,8 @@ export interface ShowResult {
   remoteAhead: RemoteAhead | null;
   /** no handoff history here at all, nothing fetched, but this remote is configured (a fresh clone) */
   freshCloneRemote?: string | null;
+  /** concurrent versions of sessions whose work the shown one does not continue (issue 14) */
+  diverged?: ReadVersion[];
 }
 
 export function selectionFor(repo: Repo, req: { branch?: string; all?: boolean }): Selection {
@@ -68,10 +70,11 @@ export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowRes
   let version: ReadVersion | null;
   let skipped: ReadVersion[] = [];
   let fallback = false;
+  let diverged: ReadVersion[] = [];
   if (req.version) {
     version = await store.resolve(req.version, sel);
   } else {
-    ({ version, skipped, fallback } = await store.latest(sel));
+    ({ version, skipped, fallback, diverged } = await store.latest(sel));
   }
   const ahead = req.version ? null : await remoteAhead(repo, store);
   if (!version) {
@@ -82,7 +85,7 @@ export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowRes
   const date = typeof version.handoff.date === 'string' ? version.handoff.date : isoUtc(version.timestamp);
   const ageDays = ageInDays(date, req.nowMs ?? Date.now());
   const due = req.version ? null : await dueSince(repo, version);
-  return { version, skipped, fallback, currentBranch, date, stale: ageDays > staleDays, ageDays, staleDays, due, remoteAhead: ahead, freshCloneRemote: null };
+  return { version, skipped, fallback, currentBranch, date, stale: ageDays > staleDays, ageDays, staleDays, due, remoteAhead: ahead, freshCloneRemote: null, diverged };
 }
 
 /** The remote a fresh clone would fetch its handoffs from: the default one, else any configured. */

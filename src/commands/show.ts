@@ -59,6 +59,11 @@ export function notices(r: ShowResult): string[] {
     const where = r.currentBranch ? `branch ${r.currentBranch}` : 'this detached HEAD';
     out.push(`no handoff on ${where} yet; showing the newest one${r.version.branch ? ` (from ${r.version.branch})` : ''}`);
   }
+  for (const d of r.diverged ?? []) {
+    const head = typeof d.handoff.head === 'string' ? d.handoff.head.slice(0, 7) : d.target.slice(0, 7);
+    const when = typeof d.handoff.date === 'string' ? d.handoff.date : new Date(d.timestamp * 1000).toISOString();
+    out.push(`two sessions diverged: version ${d.id.slice(0, 12)} (${when}, on ${head}) was written alongside this one and neither continues the other's work; the later by date is shown; see 'git handoff log'`);
+  }
   const moved = r.version ? movedByRewrite(r.version.handoff, r.version.target) : null;
   if (moved) out.push(movedLine(moved));
   if (r.stale) out.push(`warning: this handoff is stale: written ${r.ageDays} days ago (${r.date!.slice(0, 10)}); confirm with the user before acting on it`);

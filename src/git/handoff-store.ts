@@ -12,6 +12,7 @@ import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
 import { checkStored, type Handoff } from '../core/schema.js';
 import { LockHeld, UnknownVersion, GitFailed } from '../errors.js';
+import { causalLatest } from './causal-latest.js';
 
 export type HandoffKind = 'version' | 'receipt' | 'item' | 'policy' | 'merge' | 'repair';
 
@@ -193,15 +194,21 @@ export class HandoffStore {
    * purge's tombstone is passed over too: after a purge the latest is the newest version
    * that was not purged (issue 11), and nothing carries the tombstone forward.
    */
-  async latest(sel: Selection): Promise<{ version: ReadVersion | null; skipped: ReadVersion[]; fallback: boolean }> {
+  async latest(sel: Selection): Promise<{ version: ReadVersion | null; skipped: ReadVersion[]; fallback: boolean; diverged: ReadVersion[] }> {
     const { versions, fallback } = await this.select(sel);
     const skipped: ReadVersion[] = [];
     for await (const v of versions) {
       if (v.valid && v.handoff.purged === true) continue;
-      if (v.valid) return { version: v, skipped, fallback: fallback() };
+      if (v.valid) {
+        // "Newest" is causal first (issue 14): a concurrent version whose head continues this one's wins over a fast clock.
+        const wide = sel.all || fallback();
+        const accept = (c: ReadVersion) => c.valid && c.handoff.purged !== true && (wide || c.branch === (sel.branch ?? null));
+        const { version, diverged } = await causalLatest(this.repo, this, v, accept);
+        return { version, skipped, fallback: fallback(), diverged };
+      }
       skipped.push(v);
     }
-    return { version: null, skipped, fallback: fallback() };
+    return { version: null, skipped, fallback: fallback(), diverged: [] };
   }
 
   /**
