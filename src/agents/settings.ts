@@ -272,3 +272,24 @@ export function isOurCopilotFile(text: string, adapter: AgentAdapter): boolean {
     return false;
   }
 }
+
+/**
+ * A hooks file that is the event map itself (Droid's `.factory/hooks.json`:
+ * `{"SessionStart": [{"hooks": [...]}]}`, Claude-style groups without the `hooks` key
+ * around them); merged and unmerged as `mergeAgentSettings` does.
+ */
+export function mergeFlatHooks(text: string | null, adapter: AgentAdapter, path: string): TextChange {
+  const wrapped = text === null || text.trim() === '' ? null : `{"hooks":${text}}`;
+  const r = mergeAgentSettings(wrapped, adapter, path);
+  if (!r.changed) return { text, changed: false };
+  return { text: serialize((JSON.parse(r.text!) as Obj).hooks, detectJsonStyle(text)), changed: true };
+}
+
+export function unmergeFlatHooks(text: string | null, adapter: AgentAdapter, path: string, opts: { createdByInit: boolean }): TextChange {
+  if (text === null) return { text, changed: false };
+  const r = unmergeAgentSettings(`{"hooks":${text}}`, adapter, path, { createdByInit: false });
+  if (!r.changed) return { text, changed: false };
+  const hooks = ((JSON.parse(r.text!) as Obj).hooks as Obj | undefined) ?? {};
+  if (opts.createdByInit && Object.keys(hooks).length === 0) return { text: null, changed: true };
+  return { text: serialize(hooks, detectJsonStyle(text)), changed: true };
+}

@@ -17,7 +17,7 @@ function recordedOptions(record: InstallRecord): InstallOptions {
     display: record.config.some((c) => c.key.toLowerCase() === 'notes.displayref'),
     sync: ids.has('sync'),
     agent: agents,
-    shared: record.files.some((f) => (f.installer === 'agent-claude' && f.path === '.claude/settings.json') || (f.installer === 'agent-droid' && f.path === '.factory/settings.json')),
+    shared: record.files.some((f) => f.installer === 'agent-claude' && f.path === '.claude/settings.json'),
   };
 }
 

@@ -45,7 +45,7 @@ describe('init --agent for the new agents', () => {
     const repo = TestRepo.init();
     repo.commit('init', { 'AGENTS.md': '# Agents\n' });
     repo.write('.cursor/hooks.json', '{\n    "version": 1,\n    "hooks": { "afterFileEdit": [{ "command": "./fmt.sh" }] }\n}\n');
-    repo.write('.factory/settings.local.json', '{"model":"custom:x"}\n');
+    repo.write('.factory/hooks.json', '{\n  "PreToolUse": [{ "matcher": "Execute", "hooks": [{ "type": "command", "command": "./guard.sh" }] }]\n}\n');
     const before = snapshot(repo.dir);
     const r = handoff(repo, ['init', '--agent', 'cursor,copilot,opencode,droid']);
     expect(r.code, r.stderr).toBe(0);
@@ -66,14 +66,18 @@ describe('init --agent for the new agents', () => {
     expect(plugin).toMatch(/^\/\/ git-handoff: OpenCode plugin/);
     for (const h of ["'chat.message'", "'experimental.session.compacting'", "'experimental.chat.system.transform'", "'shell.env'", "'session.idle'", "'session.created'"]) expect(plugin).toContain(h);
 
-    const d = json(repo, '.factory/settings.local.json');
-    expect(d.model).toBe('custom:x');
-    expect(d.hooks.Stop[0].hooks[0]).toEqual({ type: 'command', command: 'git handoff hook stop --agent droid', timeout: 30 });
+    // Droid reads .factory/hooks.json (the event map itself) when it exists, and then not settings.json
+    const d = json(repo, '.factory/hooks.json');
+    expect(d.PreToolUse).toEqual([{ matcher: 'Execute', hooks: [{ type: 'command', command: './guard.sh' }] }]);
+    expect(d.Stop[0].hooks[0]).toEqual({ type: 'command', command: 'git handoff hook stop --agent droid', timeout: 30 });
+    expect(existsSync(join(repo.dir, '.factory/settings.json'))).toBe(false);
     expect(readFileSync(join(repo.dir, 'AGENTS.md'), 'utf8')).toBe(`# Agents\n\n${TRIGGER}\n`);
     // the files init created, and Droid's personal file, stay out of git
     const exclude = readFileSync(join(repo.dir, '.git/info/exclude'), 'utf8');
-    for (const p of ['/.github/hooks/git-handoff.json', '/.opencode/plugins/git-handoff.js', '/.factory/settings.local.json']) expect(exclude).toContain(`${p}\n`);
-    expect(exclude).not.toContain('/.cursor/hooks.json'); // it was there before: the user's own
+    for (const p of ['/.github/hooks/git-handoff.json', '/.opencode/plugins/git-handoff.js']) expect(exclude).toContain(`${p}\n`);
+    // they were there before: the user's own
+    expect(exclude).not.toContain('/.cursor/hooks.json');
+    expect(exclude).not.toContain('/.factory/hooks.json');
     expect(r.stdout).toMatch(/note: Copilot CLI runs repository hooks in a trusted folder/);
     expect(r.stdout).toMatch(/note: OpenCode loads plugins when it starts: restart it/);
 
@@ -82,13 +86,16 @@ describe('init --agent for the new agents', () => {
     expect(snapshot(repo.dir)).toEqual(before);
   });
 
-  it('--shared: Droid uses .factory/settings.json, and a created Copilot file is not excluded; a file at our path that is not ours is refused', () => {
+  it('Droid without hooks.json: .factory/settings.json, kept out of git unless --shared; a file at our path that is not ours is refused', () => {
     const repo = TestRepo.init();
     repo.commit('init');
     const before = snapshot(repo.dir);
-    expect(handoff(repo, ['init', '--agent', 'droid,copilot', '--shared']).code).toBe(0);
+    expect(handoff(repo, ['init', '--agent', 'droid']).code).toBe(0);
     expect(json(repo, '.factory/settings.json').hooks.SessionStart[0].hooks[0].command).toBe('git handoff hook session-start --agent droid');
-    expect(existsSync(join(repo.dir, '.factory/settings.local.json'))).toBe(false);
+    expect(snapshot(repo.dir)['.git/info/exclude']).toContain('/.factory/settings.json\n');
+    handoff(repo, ['uninstall']);
+    expect(snapshot(repo.dir)).toEqual(before);
+    expect(handoff(repo, ['init', '--agent', 'droid,copilot', '--shared']).code).toBe(0);
     expect(snapshot(repo.dir)['.git/info/exclude']).toBe(before['.git/info/exclude']);
     handoff(repo, ['uninstall']);
     expect(snapshot(repo.dir)).toEqual(before);
@@ -104,7 +111,7 @@ describe('init --agent for the new agents', () => {
     repo.commit('init', { 'AGENTS.md': '# Agents\n' });
     const original = 'model = "o3"\n\n[features]\nweb_search_request = true\n';
     repo.write('.codex/config.toml', original);
-    expect(handoff(repo, ['init', '--agent', 'codex']).code).toBe(0);
+    expect(handoff(repo, ['init', '--agent', 'codex', '--no-mcp']).code).toBe(0);
     // what the earlier version did on top: the line, recorded as its change
     const withLine = 'model = "o3"\n\n[features]\ncodex_hooks = true\nweb_search_request = true\n';
     repo.write('.codex/config.toml', withLine);
@@ -119,7 +126,7 @@ describe('init --agent for the new agents', () => {
       recipe: { part: 'codex-feature', previous: null, created: false },
     });
     writeFileSync(recordPath, JSON.stringify(record));
-    const again = handoff(repo, ['init', '--agent', 'codex']);
+    const again = handoff(repo, ['init', '--agent', 'codex', '--no-mcp']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/take \[features\] codex_hooks = true out of \.codex\/config\.toml/);
     expect(readFileSync(join(repo.dir, '.codex/config.toml'), 'utf8')).toBe(original);

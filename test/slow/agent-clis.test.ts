@@ -331,3 +331,90 @@ describe.skipIf(!has(copilotBin))(`Copilot CLI (real CLI${has(copilotBin) ? '' :
     expectExactUninstall(repo, before);
   });
 });
+
+/** One Droid session through `droid exec --input-format stream-jsonrpc` (plain text mode runs no UserPromptSubmit hooks). */
+async function droidSession(droid: string, cwd: string, env: NodeJS.ProcessEnv, prompts: string[]): Promise<Run> {
+  const child = spawn(droid, ['exec', '--input-format', 'stream-jsonrpc', '-o', 'stream-jsonrpc'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let buf = '';
+  let stdout = '';
+  let stderr = '';
+  const pending = new Map<string, (m: any) => void>();
+  const waiters: Array<(n: any) => void> = [];
+  child.stderr.on('data', (b) => (stderr += b));
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    buf += d;
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      let m: any;
+      try {
+        m = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (m.type === 'response' && pending.has(m.id)) {
+        pending.get(m.id)!(m);
+        pending.delete(m.id);
+      } else if (m.type === 'notification') for (const w of waiters.splice(0)) w(m.params?.notification);
+    }
+  });
+  const closed = new Promise<number | null>((ok) => child.on('close', ok));
+  let id = 0;
+  const limit = <T>(p: Promise<T>, what: string) => Promise.race([p, new Promise<T>((_, fail) => setTimeout(() => fail(new Error(`droid: no ${what} within 60 s`)), 60_000))]);
+  const call = (method: string, params: unknown) =>
+    limit(
+      new Promise<any>((ok) => {
+        const n = String(++id);
+        pending.set(n, ok);
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', factoryApiVersion: '1.0.0', type: 'request', id: n, method, params })}\n`);
+      }),
+      `answer to ${method}`,
+    );
+  const idle = () =>
+    limit(
+      new Promise<void>((ok) => {
+        const f = (n: any) => (n?.type === 'droid_working_state_changed' && n.newState === 'idle' ? ok() : waiters.push(f));
+        waiters.push(f);
+      }),
+      'idle state',
+    );
+  try {
+    const init = await call('droid.initialize_session', { machineId: 'git-handoff-tests', cwd, modelId: 'custom:fake-0' });
+    expect(init.error).toBeUndefined();
+    for (const text of prompts) {
+      const done = idle();
+      const r = await call('droid.add_user_message', { sessionId: init.result.sessionId, text });
+      expect(r.error).toBeUndefined();
+      await done;
+    }
+  } finally {
+    child.stdin.end();
+    setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+  }
+  return { code: await closed, stdout, stderr };
+}
+
+const droidBin = join(CLI_DIR, 'node_modules/@factory/cli-linux-x64/bin/droid');
+describe.skipIf(!has(droidBin))(`Factory Droid (real CLI${has(droidBin) ? '' : ': not installed in .agent-clis'})`, () => {
+  it('bookmark at session start, the write instruction after a session-end phrase only, the stop blocked once, nothing on stderr about our settings, exact uninstall', async () => {
+    const { repo, home, env, before } = project('droid');
+    mkdirSync(join(home, '.factory'), { recursive: true });
+    writeFileSync(join(home, '.factory/settings.json'), JSON.stringify({ customModels: [{ model: 'fake-model', displayName: 'fake', baseUrl: `${model.url}/v1`, apiKey: 'fake', provider: 'generic-chat-completion-api', maxOutputTokens: 1000 }] }));
+    const denv = { ...env, FACTORY_AIRGAP_ENABLED: '1' };
+    model.reset();
+    const a = await droidSession(droidBin, repo.dir, denv, ['hello there, how are things?']);
+    expect(model.modelText()).toContain(BOOKMARK);
+    expect(model.modelText()).not.toContain(WRITE_NOW);
+    expect(complaints(a.stderr)).toEqual([]);
+
+    model.reset();
+    const b = await droidSession(droidBin, repo.dir, denv, ['good, wrap up session']);
+    // (Droid also asks the model for a session title, with the prompt alone)
+    const sent = model.modelRequests().map((r) => r.body).filter((t) => !t.includes('concise session titles'));
+    expect(sent[0]).toContain(WRITE_NOW);
+    expectBlockedOnce(sent);
+    expect(complaints(b.stderr)).toEqual([]);
+    expectExactUninstall(repo, before);
+  });
+});

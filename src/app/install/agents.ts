@@ -21,6 +21,8 @@ import {
   isOurCopilotFile,
   mergeAgentSettings,
   mergeCursorHooks,
+  mergeFlatHooks,
+  unmergeFlatHooks,
   removeTriggerLine,
   SettingsError,
   unmergeAgentSettings,
@@ -38,6 +40,7 @@ import type { Installer, InstallOptions, InstallRecord, PlanContext, RecordedFil
 type Recipe =
   | { part: 'settings'; agent: AgentName; created: boolean }
   | { part: 'cursor'; agent: AgentName; created: boolean }
+  | { part: 'flat'; agent: AgentName; created: boolean }
   | { part: 'own-file'; agent: AgentName }
   | { part: 'codex-feature'; previous: string | null; created: boolean }
   | { part: 'trigger'; created: boolean }
@@ -46,12 +49,13 @@ type Recipe =
   | { part: 'mcp'; agent: AgentName; created: boolean; then?: Recipe };
 
 /** How an agent's hook file is shaped. */
-type HookFormat = 'claude' | 'cursor' | 'own';
+type HookFormat = 'claude' | 'flat' | 'cursor' | 'own';
 
 interface AgentFiles {
-  /** the hook file (relative to the work tree) for `--shared` or not */
-  path(shared: boolean): string;
-  format: HookFormat;
+  /** the hook file (relative to the work tree) for `--shared` or not, given which files exist */
+  path(shared: boolean, exists: (rel: string) => boolean): string;
+  /** its shape (by path, for an agent with two kinds of hook file) */
+  format: HookFormat | ((rel: string) => HookFormat);
   /** 'personal': the non-shared path is a personal file, always kept out of git; 'created': a file init creates is kept out of git unless --shared */
   exclude?: 'personal' | 'created';
   /** for format 'own': the file's whole content, and whether a text at that path is ours */
@@ -85,12 +89,18 @@ const AGENT_FILES: Record<AgentName, AgentFiles> = {
     own: { content: () => OPENCODE_PLUGIN, isOurs: (t) => t.startsWith(OPENCODE_PLUGIN_MARK) },
     notice: 'OpenCode loads plugins when it starts: restart it',
   },
-  droid: { path: (shared) => (shared ? '.factory/settings.json' : '.factory/settings.local.json'), format: 'claude', exclude: 'personal', notice: 'Droid reads hooks when a session starts: restart it' },
+  // Droid reads project hooks from .factory/hooks.json (the event map itself) when it
+  // exists, else from `hooks` in .factory/settings.json; never from settings.local.json
+  // (measured on 0.225.2), so a file init creates is kept out of git unless --shared.
+  droid: {
+    path: (_shared, exists) => (exists('.factory/hooks.json') ? '.factory/hooks.json' : '.factory/settings.json'),
+    format: (rel) => (rel.endsWith('hooks.json') ? 'flat' : 'claude'),
+    exclude: 'created',
+    notice: 'Droid reads hooks when a session starts: restart it',
+  },
 };
 
-function settingsPath(agent: AgentName, shared: boolean): string {
-  return AGENT_FILES[agent].path(shared);
-}
+const formatOf = (files: AgentFiles, rel: string): HookFormat => (typeof files.format === 'function' ? files.format(rel) : files.format);
 
 /** The agents named with `--agent` (repeatable, or comma-separated). */
 export function agentsWanted(options: InstallOptions): AgentName[] {
@@ -110,21 +120,27 @@ function fileStep(path: string, change: TextChange, summary: string, recipe: Rec
 
 /** Our entries merged into (or our file written at) `rel`, by the agent's format. */
 function mergeFor(adapter: AgentAdapter, files: AgentFiles, before: string | null, rel: string): TextChange {
-  if (files.format === 'cursor') return mergeCursorHooks(before, adapter, rel);
-  if (files.format === 'own') return writeOwnFile(before, files.own!.content(adapter), rel, (t) => files.own!.isOurs(t, adapter));
+  const format = formatOf(files, rel);
+  if (format === 'flat') return mergeFlatHooks(before, adapter, rel);
+  if (format === 'cursor') return mergeCursorHooks(before, adapter, rel);
+  if (format === 'own') return writeOwnFile(before, files.own!.content(adapter), rel, (t) => files.own!.isOurs(t, adapter));
   return mergeAgentSettings(before, adapter, rel);
 }
 
 /** Our entries (or our file) taken out of `now`. */
 function unmergeFor(adapter: AgentAdapter, files: AgentFiles, now: string | null, rel: string, createdByInit: boolean): TextChange {
-  if (files.format === 'cursor') return unmergeCursorHooks(now, adapter, rel, { createdByInit });
-  if (files.format === 'own') return now !== null && files.own!.isOurs(now, adapter) ? { text: null, changed: true } : { text: now, changed: false };
+  const format = formatOf(files, rel);
+  if (format === 'flat') return unmergeFlatHooks(now, adapter, rel, { createdByInit });
+  if (format === 'cursor') return unmergeCursorHooks(now, adapter, rel, { createdByInit });
+  if (format === 'own') return now !== null && files.own!.isOurs(now, adapter) ? { text: null, changed: true } : { text: now, changed: false };
   return unmergeAgentSettings(now, adapter, rel, { createdByInit });
 }
 
-function recipeFor(adapter: AgentAdapter, files: AgentFiles, created: boolean): Recipe {
-  if (files.format === 'cursor') return { part: 'cursor', agent: adapter.name, created };
-  if (files.format === 'own') return { part: 'own-file', agent: adapter.name };
+function recipeFor(adapter: AgentAdapter, files: AgentFiles, rel: string, created: boolean): Recipe {
+  const format = formatOf(files, rel);
+  if (format === 'flat') return { part: 'flat', agent: adapter.name, created };
+  if (format === 'cursor') return { part: 'cursor', agent: adapter.name, created };
+  if (format === 'own') return { part: 'own-file', agent: adapter.name };
   return { part: 'settings', agent: adapter.name, created };
 }
 
@@ -133,7 +149,8 @@ function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
   const steps: Step[] = [];
   const files = AGENT_FILES[adapter.name];
   const shared = Boolean(ctx.options.shared);
-  const rel = files.path(shared);
+  const exists = (p: string) => ctx.read(join(top, p)) !== null;
+  const rel = files.path(shared, exists);
   const abs = join(top, rel);
   const before = text(ctx, abs);
   let merged: TextChange;
@@ -144,10 +161,10 @@ function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
     throw e;
   }
   if (merged.changed) {
-    const what = files.format === 'own' ? `${before === null ? 'create' : 'update'} ${rel}` : `${before === null ? 'create' : 'add the git-handoff hooks to'} ${rel}`;
-    steps.push(fileStep(abs, merged, `${what} (${adapter.hooks.map((h) => h.native).join(', ')})`, recipeFor(adapter, files, before === null)));
+    const what = formatOf(files, rel) === 'own' ? `${before === null ? 'create' : 'update'} ${rel}` : `${before === null ? 'create' : 'add the git-handoff hooks to'} ${rel}`;
+    steps.push(fileStep(abs, merged, `${what} (${adapter.hooks.map((h) => h.native).join(', ')})`, recipeFor(adapter, files, rel, before === null)));
   }
-  const otherRel = files.path(!shared);
+  const otherRel = files.path(!shared, exists);
   if (otherRel !== rel) {
     // One place only: moving between --shared and the personal file takes our hooks out of the other.
     const other = join(top, otherRel);
@@ -158,7 +175,7 @@ function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
     } catch {
       out = null; // not JSON we can read: leave it
     }
-    if (out?.changed) steps.push(fileStep(other, out, `move the git-handoff hooks out of ${otherRel}`, recipeFor(adapter, files, false)));
+    if (out?.changed) steps.push(fileStep(other, out, `move the git-handoff hooks out of ${otherRel}`, recipeFor(adapter, files, otherRel, false)));
   }
   if (merged.changed && ((files.exclude === 'personal' && !shared) || (files.exclude === 'created' && !shared && before === null))) steps.push(...planExclude(ctx, rel));
   if (adapter.name === 'codex') steps.push(...planCodexFeatureRemoval(ctx));
@@ -253,6 +270,7 @@ function undo(file: RecordedFile, current: Buffer | null): Buffer | null | 'keep
   let out: TextChange;
   try {
     if (recipe.part === 'settings') out = unmergeAgentSettings(now, AGENTS[recipe.agent], file.path, { createdByInit: recipe.created });
+    else if (recipe.part === 'flat') out = unmergeFlatHooks(now, AGENTS[recipe.agent], file.path, { createdByInit: recipe.created });
     else if (recipe.part === 'cursor') out = unmergeCursorHooks(now, AGENTS[recipe.agent], file.path, { createdByInit: recipe.created });
     else if (recipe.part === 'own-file') out = AGENT_FILES[recipe.agent].own!.isOurs(now, AGENTS[recipe.agent]) ? { text: null, changed: true } : { text: now, changed: false };
     else if (recipe.part === 'codex-feature') out = disableCodexHooks(now, recipe.previous, recipe.created);
@@ -279,13 +297,14 @@ function undo(file: RecordedFile, current: Buffer | null): Buffer | null | 'keep
 function orphans(ctx: PlanContext, adapter: AgentAdapter): Step[] {
   if (!ctx.repo.workTree) return [];
   const files = AGENT_FILES[adapter.name];
-  const paths = [...new Set([files.path(false), files.path(true)])];
+  const exists = (p: string) => ctx.read(join(ctx.repo.workTree!, p)) !== null;
+  const paths = [...new Set([files.path(false, exists), files.path(true, exists)])];
   const steps: Step[] = [];
   for (const rel of paths) {
     const abs = join(ctx.repo.workTree, rel);
     try {
       const out = unmergeFor(adapter, files, text(ctx, abs), rel, false);
-      if (out.changed) steps.push(fileStep(abs, out, `take the git-handoff hooks out of ${rel}`, recipeFor(adapter, files, false)));
+      if (out.changed) steps.push(fileStep(abs, out, `take the git-handoff hooks out of ${rel}`, recipeFor(adapter, files, rel, false)));
     } catch {
       /* not JSON we can read: leave it */
     }
