@@ -23,6 +23,7 @@ import { resolveIdentities, type Identities } from '../git/identity.js';
 import { parseKey, syncAction, type SyncAction } from '../core/notes-merge.js';
 import type { PurgeRecord } from '../core/purge.js';
 import { PurgedHistory, RemoteRefused } from '../errors.js';
+import { refuseOutgoingSecrets } from './outgoing-secrets.js';
 
 /** `handoff.sync.timeout`: seconds a `sync` may take, its retries under contention included. */
 export const SYNC_TIMEOUT_SECONDS = 60;
@@ -174,6 +175,7 @@ async function syncRounds(repo: Repo, store: HandoffStore, remote: string, req: 
 
     // Push: only what extends the remote's history, compare-and-swap on what we fetched.
     if (plan.newTip && plan.newTip !== fetched) {
+      await refuseOutgoingSecrets(repo, store, plan.newTip, fetched);
       say(`pushing to ${remote}`);
       const pushed = await pushNotes(repo, remote, plan.newTip, fetched, { force: plan.pushForce, budget });
       if (pushed === 'moved') {

@@ -18,7 +18,8 @@ import { DELIVERY_CONFIG_PATH, GitHubProvider, NO_DELIVERY, parseDeliveryConfig,
 import { runGh, GhFailed } from '../providers/gh.js';
 import type { PlannedStep, Provider, StepName } from '../providers/types.js';
 import { InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError, isHandoffError } from '../errors.js';
-import { compileAllow, mask, scanFields } from '../core/secrets.js';
+import { compileAllow, scanFields } from '../core/secrets.js';
+import { describeSecrets } from '../core/secret-report.js';
 
 export interface ItemContext {
   repo: Repo;
@@ -77,13 +78,8 @@ export async function refuseSecrets(repo: Repo, given: Record<string, string | n
   const allow = compileAllow(await repo.configAll('handoff.secrets.allow'));
   const hits = scanFields(Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === 'string')), allow);
   if (!hits.length) return;
-  const h = hits[0];
-  throw new SecretDetected(`secret found in ${h.field} (line ${h.line}): ${h.kind} ${mask(h.value)}; nothing was written`, {
-    field: h.field,
-    line: h.line,
-    kind: h.kind,
-    count: hits.length,
-  });
+  const r = describeSecrets(hits, hits.map((h) => h.line), null);
+  throw new SecretDetected(r.message, r.data);
 }
 
 /** The session: the flag, else HANDOFF_SESSION_ID, else the live agent session that started last. */

@@ -13,7 +13,8 @@ import { normalizeInput, withDefaults, userContent, type Handoff } from '../core
 import { toCanonicalYaml } from '../core/canonical.js';
 import { parseDocument, ParseError } from '../core/parse.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
-import { scanFields, maskSecrets, compileAllow, mask } from '../core/secrets.js';
+import { scanFields, maskSecrets, compileAllow } from '../core/secrets.js';
+import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { describeWriteChanges, type WriteChanges } from '../core/write-changes.js';
 import { findUnknownFields, unknownFieldMessage } from '../core/unknown-fields.js';
 import { currentSession } from '../core/session.js';
@@ -161,12 +162,6 @@ function refuseProblems(problems: { field: string; message: string }[]): never {
   });
 }
 
-function lineInInput(input: string | null, value: string, fallback: number): number {
-  if (!input) return fallback;
-  const at = input.indexOf(value);
-  return at < 0 ? fallback : input.slice(0, at).split('\n').length;
-}
-
 export async function writeHandoff(repo: Repo, req: WriteRequest): Promise<WriteResult> {
   if (repo.isBare) throw new Refused('write needs a work tree; this is a bare repository');
   const store = new HandoffStore(repo);
@@ -232,15 +227,8 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   const user = userContent(checked);
   const secrets = scanFields(user, allow);
   if (secrets.length) {
-    const s = secrets[0];
-    const line = lineInInput(inputText, s.value, s.line);
-    const where = inputText ? `${req.inputName} line ${line}` : `line ${s.line}`;
-    throw new SecretDetected(`secret found in ${s.field} (${where}): ${s.kind} ${mask(s.value)}; nothing was written`, {
-      field: s.field,
-      line,
-      kind: s.kind,
-      count: secrets.length,
-    });
+    const r = describeSecrets(secrets, inputLines(inputText, secrets), inputText ? req.inputName : null);
+    throw new SecretDetected(r.message, r.data);
   }
 
   const ids = await resolveIdentities(repo);

@@ -12,6 +12,7 @@ import { pushNotes, trackingRef, type NetworkBudget } from '../../git/remote.js'
 import { isAncestor } from '../../git/notes-history.js';
 import { pushIsDryRun } from '../../git/push-process.js';
 import { configuredBudget, syncHandoffs } from '../sync.js';
+import { refuseOutgoingSecrets } from '../outgoing-secrets.js';
 import { isHandoffError } from '../../errors.js';
 import type { HookContext } from './types.js';
 
@@ -31,6 +32,7 @@ export async function pushAlongside(repo: Repo, remoteArg: string | undefined, b
   // Nothing the remote lacks, as far as the last fetch knows: no network at all.
   if (tracked === local || (tracked && (await isAncestor(repo, local, tracked)))) return { action: 'nothing', remote };
   if (!tracked || (await isAncestor(repo, tracked, local))) {
+    await refuseOutgoingSecrets(repo, new HandoffStore(repo), local, tracked);
     if ((await pushNotes(repo, remote, local, tracked, { budget })) === 'ok') return { action: 'pushed', remote };
   }
   const r = await syncHandoffs(repo, { remote, dryRun: false, force: false, budget });

@@ -1,0 +1,160 @@
+/**
+ * Finds `name <op> value` on one line in every common syntax (issue 12): env and shell
+ * (`DB_PASSWORD=x`, `export TOKEN="x"`), YAML (`x_token: v`, quoted or not), JSON
+ * (`"client_secret": "x"`), TOML and INI (`api_key = "x"`), Go (`var xToken string = "x"`,
+ * `t := "x"`), TypeScript (`const apiKey: string = "x"`), Make (`?=`, `:=`, `::=`, `+=`),
+ * Ruby and PHP (`'password' => 'x'`, `:token => "x"`), XML elements (`<password>x</password>`)
+ * and attributes (`<add key="Password" value="x"/>`), command-line flags (`--token x`) and
+ * prose ("the password is x"). Pure: a line in, candidates out; judging is the caller's.
+ */
+
+export type AssignOp = 'assign' | 'xml' | 'flag' | 'prose';
+
+export interface Assignment {
+  name: string;
+  value: string;
+  /** offset of the value within the line */
+  index: number;
+  op: AssignOp;
+}
+
+const NAME_CHAR = /[\w$@.-]/;
+/** A declared type between name and `=`: Go `var t string =`, TypeScript/Kotlin/Rust `t: String =`. */
+const TYPED = /^(?:\s*:\s*|\s+)(?:string|String|str|&(?:'static )?str|\[\]byte|SecretStr|Secret|CharSequence|any|\*?char\s*\*?)\s*(?==(?![=~>]))/;
+const OPERATOR = /^\s*(=>|::=|:=|\?=|\+=|=(?![=~])|:(?![:=\\/]))[ \t]*/;
+const PROSE = /^\s+(?:is|was|are|is set to|is now|=|:)\s+/i;
+const AUTH_SCHEME = /^(?:Bearer|Basic|Token|Bot|Digest)$/i;
+
+/**
+ * The assignments on `line` whose name contains one of the keyword occurrences `at`
+ * ([start, end) offsets in the line, from the scanner's keyword pass).
+ */
+export function assignmentsIn(line: string, at: [number, number][]): Assignment[] {
+  const out: Assignment[] = [];
+  let lastStart = -1;
+  for (const [ks, ke] of at) {
+    let start = ks;
+    let end = ke;
+    while (start > 0 && NAME_CHAR.test(line[start - 1])) start--;
+    while (end < line.length && NAME_CHAR.test(line[end])) end++;
+    while (start < ks && !/[A-Za-z_$@]/.test(line[start])) start++;
+    while (end > ke && /[.-]/.test(line[end - 1])) end--;
+    if (start === lastStart) continue;
+    lastStart = start;
+    const a = parseAfter(line, start, end, line.slice(start, end));
+    if (a) out.push(a);
+  }
+  return out;
+}
+
+function parseAfter(line: string, start: number, end: number, name: string): Assignment | null {
+  const before = line[start - 1];
+  let p = end;
+  // A quoted name (JSON, PHP, Ruby hash keys): step over its closing quote.
+  if ((before === '"' || before === "'" || before === '`') && line[p] === before) p++;
+
+  if (before === '<' && line[p] === '>') {
+    const close = line.indexOf('</', p + 1);
+    if (close < 0) return null;
+    const v = line.slice(p + 1, close).trim();
+    return v ? { name, value: v, index: line.indexOf(v, p + 1), op: 'xml' } : null;
+  }
+  const rest = line.slice(p);
+  const attr = /^\s+value\s*=\s*/.exec(rest);
+  if (attr && (before === '"' || before === "'")) return valueAt(line, p + attr[0].length, name, 'assign');
+
+  const typed = TYPED.exec(rest);
+  const afterType = typed ? rest.slice(typed[0].length) : rest;
+  const op = OPERATOR.exec(afterType);
+  if (op) return valueAt(line, p + (typed ? typed[0].length : 0) + op[0].length, name, 'assign');
+  if (line.startsWith('--', start - 2) && /^[ \t]+\S/.test(rest)) return valueAt(line, p + /^[ \t]+/.exec(rest)![0].length, name, 'flag');
+  const prose = PROSE.exec(rest);
+  if (prose) return valueAt(line, p + prose[0].length, name, 'prose');
+  return null;
+}
+
+/** Reads a quoted or bare value at `at`; an auth scheme (`Bearer x`) yields what follows it. */
+function valueAt(line: string, at: number, name: string, op: AssignOp): Assignment | null {
+  const q = line[at];
+  let value: string;
+  let index = at;
+  if (q === '"' || q === "'" || q === '`') {
+    let i = at + 1;
+    let v = '';
+    for (; i < line.length && line[i] !== q; i++) {
+      if (line[i] === '\\' && i + 1 < line.length) {
+        v += line[++i];
+        continue;
+      }
+      v += line[i];
+    }
+    if (i >= line.length) return null;
+    value = v;
+    index = at + 1;
+  } else {
+    const m = /^[^\s"'`,;&)}\]<>]+/.exec(line.slice(at));
+    if (!m) return null;
+    value = m[0].replace(/[.,:;?]+$/, '');
+  }
+  const scheme = /^(\S+)\s+(\S+)$/.exec(value);
+  if (scheme && AUTH_SCHEME.test(scheme[1])) {
+    index += value.indexOf(scheme[2]);
+    value = scheme[2];
+  } else if (AUTH_SCHEME.test(value)) {
+    const next = /^[ \t]+([^\s"'`,;&)}\]<>]+)/.exec(line.slice(index + value.length));
+    if (!next) return null;
+    index += value.length + next[0].indexOf(next[1]);
+    value = next[1];
+  }
+  return value ? { name, value, index, op } : null;
+}
+
+/** The words of a name: `mySecretString` -> my, secret, string; `DB_PASSWORD` -> db, password. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'pwd', 'pw', 'pass', 'pword', 'secret', 'secrets', 'token', 'credential', 'credentials', 'creds', 'cred', 'apikey', 'privatekey', 'secretkey', 'accesskey', 'authtoken', 'bearer']);
+const WEAK_WORDS = new Set(['key', 'auth', 'authorization', 'oauth', 'pat', 'signature', 'sig', 'salt', 'cookie']);
+const KEY_QUALIFIERS = new Set(['api', 'private', 'access', 'secret', 'signing', 'encryption', 'master', 'license', 'client', 'app', 'service', 'account', 'deploy', 'admin', 'root']);
+/** A name ending in one of these describes a credential (where it lives, how long it lasts), it does not hold one. */
+const DESCRIBING_WORDS = new Set(
+  'url uri endpoint host file path dir name names type length len count ttl expiry expires expiration expired env var field policy hint label prompt regex pattern format mode rotation reset required enabled enable disabled flag size limit timeout version id ids allow allowlist ignore prefix suffix scope scopes kind provider method strategy store manager helper command cmd hash schema spec usage budget max min tokens refresh rotated location source ref header_name'.split(' '),
+);
+const NOT_CREDENTIAL = /tokeni[sz]|secretar|passage|passeng|passiv|bypass|compass|surpass|trespass|passthrough|keyboard|keyword|keynote|keyframe|monkey|turkey|donkey|hockey|jockey|whiskey|author(?!i[sz]ation)|authentic/;
+
+export type NameStrength = 'strong' | 'weak' | null;
+
+/** How strongly a field name says it holds a credential, and the word that says so. */
+export function credentialName(name: string): { strength: NameStrength; word: string } {
+  if (name === 'PWD' || name === 'OLDPWD') return { strength: null, word: '' }; // the working directory
+  const words = nameWords(name);
+  if (!words.length || DESCRIBING_WORDS.has(words[words.length - 1])) return { strength: null, word: '' };
+  let weak = '';
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (NOT_CREDENTIAL.test(w)) continue;
+    if (STRONG_WORDS.has(w)) return { strength: 'strong', word: label(w) };
+    if (/password|passwd|secret|token/.test(w)) return { strength: 'strong', word: label(w.match(/password|passwd|secret|token/)![0]) };
+    if (w === 'key' && i > 0 && KEY_QUALIFIERS.has(words[i - 1])) return { strength: 'strong', word: words[i - 1] === 'api' ? 'API key' : `${words[i - 1]} key` };
+    if (!weak && WEAK_WORDS.has(w)) weak = w;
+  }
+  return weak ? { strength: 'weak', word: label(weak) } : { strength: null, word: '' };
+}
+
+function label(w: string): string {
+  if (/^(?:passwd|pwd|pw|pass|pword|passphrase)$/.test(w)) return 'password';
+  if (/^(?:credentials?|creds?)$/.test(w)) return 'credential';
+  if (w === 'apikey') return 'API key';
+  if (w === 'privatekey') return 'private key';
+  if (w === 'secretkey' || w === 'secrets') return 'secret';
+  if (w === 'accesskey') return 'access key';
+  if (w === 'authtoken' || w === 'bearer') return 'token';
+  if (w === 'authorization' || w === 'oauth') return 'auth';
+  return w;
+}
