@@ -19,6 +19,7 @@ import { classifyPhrase } from '../core/phrases.js';
 import { decidePrompt, decideSessionEnd, decideSessionStart, decideStop, finishedSessions, previousSession, sessionFor } from '../core/agent-session.js';
 import { askScopeContext, preCompactReminder, sessionStartContext, stopBlockReason, writeNowContext } from '../core/agent-messages.js';
 import { renderBookmark } from '../core/bookmark.js';
+import { mask, scanText } from '../core/secrets.js';
 import { showHandoff } from './show.js';
 import { loadPhrases } from './phrases-policy.js';
 import { NotARepository, isHandoffError } from '../errors.js';
@@ -152,11 +153,16 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
   saveSession(repo, { ...d.state, bookmark_given: true }, now);
   for (const s of finished) removeSession(repo.gitDir, s.session_id);
   const warnings: string[] = [];
-  try {
-    exportSession(adapter, env, sessionId);
-  } catch (e) {
-    // the bookmark still reaches the model; only `write` will not know the session id
-    warnings.push(`cannot export the session id: ${((e as Error).message ?? String(e)).split('\n')[0]}`);
+  // The exported id lands in every handoff and receipt the session writes: scanned like them.
+  const leak = scanText(sessionId)[0];
+  if (leak) warnings.push(`the session id holds a secret (${leak.kind} ${mask(leak.value, leak.keep)}); not exported, so no handoff records it`);
+  else {
+    try {
+      exportSession(adapter, env, sessionId);
+    } catch (e) {
+      // the bookmark still reaches the model; only `write` will not know the session id
+      warnings.push(`cannot export the session id: ${((e as Error).message ?? String(e)).split('\n')[0]}`);
+    }
   }
 
   if (again) return warnings.length ? { warnings } : {};

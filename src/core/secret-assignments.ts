@@ -18,7 +18,7 @@ export interface Assignment {
   op: AssignOp;
 }
 
-const NAME_CHAR = /[\w$@.-]/;
+const NAME_CHAR = /[\w$.-]/;
 /** A declared type between name and `=`: Go `var t string =`, TypeScript/Kotlin/Rust `t: String =`. */
 const TYPED = /^(?:\s*:\s*|\s+)(?:string|String|str|&(?:'static )?str|\[\]byte|SecretStr|Secret|CharSequence|any|\*?char\s*\*?)\s*(?==(?![=~>]))/;
 const OPERATOR = /^\s*(=>|::=|:=|\?=|\+=|=(?![=~])|:(?![:=\\/]))[ \t]*/;
@@ -49,6 +49,8 @@ export function assignmentsIn(line: string, at: [number, number][]): Assignment[
 
 function parseAfter(line: string, start: number, end: number, name: string): Assignment | null {
   const before = line[start - 1];
+  // `${TOKEN:-default}` reads a variable; it assigns nothing.
+  if (before === '{' && line[start - 2] === '$') return null;
   let p = end;
   // A quoted name (JSON, PHP, Ruby hash keys): step over its closing quote.
   if ((before === '"' || before === "'" || before === '`') && line[p] === before) p++;

@@ -49,7 +49,7 @@ function isOrdinaryValue(v: string): boolean {
 export type Strength = 'strong' | 'weak' | 'prose' | 'url';
 
 const MIN_LENGTH: Record<Strength, number> = { strong: 8, weak: 16, prose: 10, url: 6 };
-const MIN_ENTROPY: Record<Strength, number> = { strong: 2.5, weak: 3.3, prose: 3, url: 2 };
+const MIN_ENTROPY: Record<Strength, number> = { strong: 2.5, weak: 3.3, prose: 2.7, url: 2 };
 
 /**
  * Why `value` (quotes removed) is not a credential, or null when it looks like one.

@@ -82,7 +82,7 @@ const IS_CURL = ALL_KEYWORDS.map((k) => k === CURL_KEYWORD);
 const IS_AUTH = ALL_KEYWORDS.map((k) => AUTH_KEYWORDS.includes(k));
 
 /** A value that documentation uses in place of a real one (`AKIAIOSFODNN7EXAMPLE`, `ghp_xxxx...`). */
-const DOC_VALUE = /example|x{6,}|X{6,}|\*{4,}|0{12,}/;
+const DOC_VALUE = /example|x{6,}|\*{4,}|0{12,}/i;
 
 const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]*:\/\/([^\s:/@"'`]*):([^\s:/@"'`]+)@[\w.[\]-]/gi;
 const CURL_USER = /\bcurl\b.*?\s(?:-u|--user)(?:=|\s+)["']?([^\s:"']*):([^\s"']+)/g;
