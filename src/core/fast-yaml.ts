@@ -1,12 +1,17 @@
 /**
- * A reader for the block-style YAML subset our canonical emitter writes (and most
- * hand-written handoffs use): block mappings and sequences, plain, quoted and literal
- * scalars, empty `[]`/`{}`. Loading js-yaml costs ~4 ms of start-up, more than the rest of
- * `show`; this reads the common case in well under a millisecond. Anything outside the
- * subset (anchors, tags, flow collections with content, folded scalars, comments, numbers
- * other than integers) throws NotInSubset and the caller uses js-yaml, so the result is
- * always what js-yaml (core schema) would return.
+ * A reader for the canonical YAML our emitter writes (src/core/canonical.ts): block
+ * mappings and sequences, plain, quoted and literal scalars, empty `[]`/`{}`. Loading
+ * js-yaml costs ~4 ms of start-up, more than the rest of `show`; this reads a stored note in
+ * well under a millisecond. It answers only when its result is provably what js-yaml (core
+ * schema) returns: the document must be exactly the canonical rendering of what it read,
+ * and js-yaml reads every canonical rendering back as the value rendered (the property
+ * tests in test/unit/fast-yaml.test.ts hold both sides to that). Anything else (other
+ * spellings, comments, anchors, flow collections, folded scalars, floats, odd blanks)
+ * throws NotInSubset and the caller uses js-yaml, so the same content is stored as the same
+ * bytes whichever reader read it (issue 10 §3).
  */
+import { toCanonicalYaml } from './canonical.js';
+
 export class NotInSubset extends Error {}
 
 const fail = (why: string): never => {
@@ -67,7 +72,18 @@ function inlineValue(s: string): unknown {
   return plainScalar(s);
 }
 
+/** The document `text` holds, or NotInSubset when js-yaml must read it. */
 export function parseSubset(text: string): unknown {
+  const doc = readSubset(text);
+  if (doc === null && /^[ \n]*$/.test(text)) return null;
+  // The proof obligation: `text` is the canonical rendering of `doc`, which js-yaml reads as `doc`.
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || toCanonicalYaml(doc as Record<string, unknown>) !== text) {
+    fail('not the canonical rendering of what was read');
+  }
+  return doc;
+}
+
+function readSubset(text: string): unknown {
   if (text.includes('\t') || text.includes('\r')) fail('tabs or CR');
   const raw = text.split('\n');
   const lines: Line[] = [];
