@@ -120,7 +120,14 @@ async function parseYaml(text: string): Promise<unknown> {
  */
 export function unclosedQuote(text: string): { line: number; quote: '"' | "'" } | null {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const indentOf = (l: string) => /^\s*/.exec(l)![0].length;
   for (let i = 0; i < lines.length; i++) {
+    // The text of a block scalar (`key: |`, `key: >-`) is not YAML: skip past it.
+    if (/:\s*[|>][+-]?\d*\s*(#.*)?$/.test(lines[i])) {
+      const base = indentOf(lines[i]);
+      while (i + 1 < lines.length && (lines[i + 1].trim() === '' || indentOf(lines[i + 1]) > base)) i++;
+      continue;
+    }
     const m = /^(\s*)(?:-\s+)?(?:[^\s#'"][^:#]*:\s+|-\s+)?(["'])/.exec(lines[i]);
     if (!m || lines[i].trimStart().startsWith('#')) continue;
     const indent = m[1].length;
@@ -134,7 +141,7 @@ export function unclosedQuote(text: string): { line: number; quote: '"' | "'" } 
     // A flow scalar's next lines must be indented deeper than its key: one that is not
     // starts something new, so the string was never closed where it should have been.
     const last = close ? close.line : lines.length - 1;
-    const strayKey = lines.slice(i + 1, last + 1).some((l) => l.trim() !== '' && /^\s*/.exec(l)![0].length <= indent);
+    const strayKey = lines.slice(i + 1, last + 1).some((l) => l.trim() !== '' && indentOf(l) <= indent);
     if (!close || strayKey) return { line: i + 1, quote };
     i = close.line;
   }
