@@ -77,14 +77,24 @@ export function withoutBlock(text: string): string {
   return lines.join('\n');
 }
 
-/** The lefthook command for `hook`: arguments as lefthook passes them, stdin for post-rewrite. */
+/**
+ * The lefthook command for `hook`: arguments as lefthook passes them, stdin for post-rewrite.
+ * Like the plain shims: prepare-commit-msg starts no Node outside a repository with
+ * cadence/streaming/, and its status 1 (a strict sweep) stops the commit; every other
+ * failure of ours lets the commit stand.
+ */
 export function lefthookCommand(hook: string, indent: string): string[] {
   const args = hook === 'prepare-commit-msg' ? ' {1} {2} {3}' : hook === 'post-rewrite' ? ' {1}' : hook === 'pre-push' ? ' {1} {2}' : '';
-  const run = `run: command -v git-handoff >/dev/null 2>&1 && git-handoff hook ${hook}${args} || true`;
+  const guard = '[ "${HANDOFF_SKIP:-}" != 1 ] && command -v git-handoff >/dev/null 2>&1 || exit 0;';
+  const stdin = hook === 'post-rewrite' ? '' : ' </dev/null';
+  const body =
+    hook === 'prepare-commit-msg'
+      ? `[ -d cadence/streaming ] || exit 0; ${guard} git-handoff hook ${hook}${args}${stdin}; [ $? -eq 1 ] && exit 1; exit 0`
+      : `${guard} git-handoff hook ${hook}${args}${stdin} || :`;
   return [
     `${indent}${indent}${BLOCK_START}`,
     `${indent}${indent}git-handoff:`,
-    `${indent}${indent}${indent}${run}`,
+    `${indent}${indent}${indent}run: '${body}'`,
     ...(hook === 'post-rewrite' ? [`${indent}${indent}${indent}use_stdin: true`] : []),
     `${indent}${indent}${BLOCK_END}`,
   ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { handoff } from '../helpers/cli.js';
@@ -160,10 +160,11 @@ describe('init --sync: handoffs travel with git fetch and git push', () => {
     const [a] = fleet.clones;
     a.write('lefthook.yml', 'pre-commit:\n  commands:\n    lint:\n      run: echo lint\n');
     expect(handoff(a, ['init', '--sync']).code).toBe(0);
-    const config = readFileSync(join(a.dir, 'lefthook.yml'), 'utf8');
-    expect(config).toMatch(/^pre-push:\n {2}commands:\n(.*\n)* {6}run: command -v git-handoff >\/dev\/null 2>&1 && git-handoff hook pre-push \{1\} \{2\} \|\| true$/m);
-    expect(config).toContain('run: echo lint');
+    expect(readFileSync(join(a.dir, 'lefthook.yml'), 'utf8')).toBe('pre-commit:\n  commands:\n    lint:\n      run: echo lint\n');
+    const config = readFileSync(join(a.dir, 'lefthook-local.yml'), 'utf8');
+    expect(config).toMatch(/^pre-push:\n {2}commands:\n(.*\n)* {6}run: '.*git-handoff hook pre-push \{1\} \{2\} <\/dev\/null \|\| :'$/m);
     expect(handoff(a, ['uninstall']).code).toBe(0);
+    expect(existsSync(join(a.dir, 'lefthook-local.yml'))).toBe(false);
     expect(readFileSync(join(a.dir, 'lefthook.yml'), 'utf8')).toBe('pre-commit:\n  commands:\n    lint:\n      run: echo lint\n');
   });
 });

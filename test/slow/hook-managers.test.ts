@@ -81,3 +81,108 @@ describe.skipIf(!havePreCommit)(`pre-commit${havePreCommit ? '' : ' (skipped: th
     expect(hooksIn(repo).filter((h) => h.endsWith('.legacy'))).toEqual([]);
   });
 });
+
+/** Runs a devDependency's CLI in the repository, as `npx <tool>` would. */
+function tool(repo: TestRepo, bin: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
+  return execFileSync(process.execPath, [join(inject('packageRoot'), 'node_modules', bin), ...args], { cwd: repo.dir, env: { ...repo.tick(), ...env }, encoding: 'utf8', stdio: 'pipe' });
+}
+
+/** A `git-handoff` first on PATH that logs each hook it is started for, then runs the real one. */
+function loggingHandoff(): { path: string; log: string } {
+  const dir = tempDir('handoff-logging-');
+  const log = join(dir, 'calls.log');
+  const real = join(inject('binDir'), 'git-handoff');
+  writeFileSync(join(dir, 'git-handoff'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  writeFileSync(log, '');
+  return { path: `${dir}:${cliPath()}`, log };
+}
+
+describe('lefthook (real lefthook 2.2 from npm)', () => {
+  const lefthook = (repo: TestRepo, args: string[]) => tool(repo, 'lefthook/bin/index.js', args);
+  const SHARED = 'post-commit:\n  commands:\n    team:\n      run: echo "team post-commit ran"\n';
+  const setup = () => {
+    const repo = TestRepo.init();
+    repo.commit('chore: start', { '.config/lefthook.yml': SHARED });
+    lefthook(repo, ['install']);
+    return repo;
+  };
+
+  it('.config/lefthook.yml is recognised: ours go to lefthook-local.yml, nothing is renamed .old, both run; a teammate sees nothing', () => {
+    const repo = setup();
+    const teamStub = readFileSync(join(repo.dir, '.git/hooks/post-commit'));
+    const init = handoff(repo, ['init']);
+    expect(init.code).toBe(0);
+    expect(readFileSync(join(repo.dir, '.config/lefthook.yml'), 'utf8')).toBe(SHARED);
+    expect(readFileSync(join(repo.dir, '.git/hooks/post-commit'))).toEqual(teamStub);
+    expect(init.stdout).toContain("note: lefthook has not installed its post-rewrite hook yet, so git-handoff's post-rewrite command does not run: run 'lefthook install'");
+    // doctor agrees until lefthook installs its hooks.
+    const before = handoff(repo, ['doctor', '--json']);
+    expect(before.json.healthy).toBe(false);
+    expect(before.json.findings.map((f: any) => f.message).join('\n')).toContain("lefthook has not installed its prepare-commit-msg hook yet");
+    lefthook(repo, ['install']);
+    expect(hooksIn(repo).filter((h) => h.endsWith('.old'))).toEqual([]);
+    expect(handoff(repo, ['doctor', '--json']).json).toMatchObject({ healthy: true, findings: [] });
+    expect(repo.git('status', '--porcelain')).toBe('');
+
+    handoff(repo, ['write', '--summary', 'start']);
+    const c = commitWithHooks(repo, 'feat: under lefthook', { 'a.txt': 'a\n' });
+    expect(c.code).toBe(0);
+    expect(c.stdout + c.stderr).toContain('team post-commit ran');
+    expect(substantive(c.stderr)).toBe(1);
+    // amend: post-rewrite gets git's list through lefthook (only ours carries the note here).
+    repo.git('config', '--unset-all', 'notes.rewriteRef');
+    handoff(repo, ['write', '--summary', 'before amend']);
+    const amend = commitWithHooks(repo, 'feat: under lefthook, amended', {}, { args: ['--amend'] });
+    expect(amend.code).toBe(0);
+    expect(repo.nativeNote(amend.head)).toContain('summary: before amend');
+
+    // A teammate: a fresh clone with lefthook installed and no git-handoff setup.
+    const mate = new TestRepo(tempDir(), repo.env);
+    repo.git('clone', '-q', repo.dir, mate.dir);
+    lefthook(mate, ['install']);
+    const m = commitWithHooks(mate, 'feat: a teammate', { 'm.txt': 'm\n' });
+    expect(m.code).toBe(0);
+    expect(m.stdout + m.stderr).toContain('team post-commit ran');
+    expect(m.stdout + m.stderr).not.toContain('git-handoff');
+  });
+
+  it('prepare-commit-msg starts no Node for an ordinary commit, and a strict sweep stops the commit', () => {
+    const repo = setup();
+    handoff(repo, ['init']);
+    lefthook(repo, ['install']);
+    handoff(repo, ['write', '--summary', 'start']);
+    const { path, log } = loggingHandoff();
+    const c = commitWithHooks(repo, 'feat: ordinary', { 'a.txt': 'a\n' }, { env: { PATH: path } });
+    expect(c.code).toBe(0);
+    const calls = readFileSync(log, 'utf8');
+    expect(calls).toContain('hook post-commit');
+    expect(calls).not.toContain('prepare-commit-msg');
+
+    repo.write('cadence/streaming/t.md', '---\ntopic: t\nstatus: active\nfidelity: High\n---\n## one\n');
+    repo.git('config', 'handoff.sweep.strict', 'true');
+    const head = repo.head();
+    const stopped = commitWithHooks(repo, 'feat: stopped by the sweep', { 'b.txt': 'b\n' }, { env: { PATH: path } });
+    expect(stopped.code).not.toBe(0);
+    expect(repo.head()).toBe(head);
+    expect(readFileSync(log, 'utf8')).toContain('hook prepare-commit-msg');
+  });
+
+  it('uninstall leaves no lefthook stub of ours behind, and the team hook keeps running', () => {
+    const repo = setup();
+    const before = hooksIn(repo);
+    handoff(repo, ['init', '--sync']);
+    lefthook(repo, ['install']);
+    expect(hooksIn(repo)).toEqual(expect.arrayContaining(['post-commit', 'post-rewrite', 'prepare-commit-msg', 'pre-push']));
+    const un = handoff(repo, ['uninstall']);
+    expect(un.code).toBe(0);
+    expect(un.stdout).toContain("remove lefthook's post-rewrite stub .git/hooks/post-rewrite");
+    expect(existsSync(join(repo.dir, 'lefthook-local.yml'))).toBe(false);
+    expect(hooksIn(repo)).toEqual(before);
+    const c = commitWithHooks(repo, 'feat: after uninstall', { 'z.txt': 'z\n' });
+    expect(c.stdout + c.stderr).toContain('team post-commit ran');
+    expect(handoffLines(c.stderr)).toEqual([]);
+    // lefthook itself agrees nothing is missing.
+    lefthook(repo, ['install']);
+    expect(hooksIn(repo)).toEqual(before);
+  });
+});

@@ -44,7 +44,7 @@ describe('lefthook config edits', () => {
   it('creates the hook section when missing, indenting like the file', () => {
     const out = withLefthookCommand('pre-push:\n    commands:\n        t:\n            run: x\n', 'post-commit');
     expect(out).toBe(
-      'pre-push:\n    commands:\n        t:\n            run: x\npost-commit:\n    commands:\n        # >>> git-handoff >>>\n        git-handoff:\n            run: command -v git-handoff >/dev/null 2>&1 && git-handoff hook post-commit || true\n        # <<< git-handoff <<<\n',
+      'pre-push:\n    commands:\n        t:\n            run: x\npost-commit:\n    commands:\n        # >>> git-handoff >>>\n        git-handoff:\n            run: \'[ "${HANDOFF_SKIP:-}" != 1 ] && command -v git-handoff >/dev/null 2>&1 || exit 0; git-handoff hook post-commit </dev/null || :\'\n        # <<< git-handoff <<<\n',
     );
     expect(withoutLefthookCommands(out)).toBe('pre-push:\n    commands:\n        t:\n            run: x\n');
   });

@@ -169,7 +169,7 @@ export async function planUninstall(repo: Repo): Promise<{ steps: PlannedStep[];
     const shown = shownPath(repo, abs);
     const prune = f.dirsCreated ? { prune: parentDirs(abs, f.dirsCreated) } : {};
     const inst = byId.get(f.installer);
-    const own = inst?.undoSteps?.(f, abs, ctx);
+    const own = await inst?.undoSteps?.(f, abs, ctx);
     if (own) {
       for (const s of own) steps.push({ ...s, ...(s.kind === 'file' && s.content === null && s.path === abs ? prune : {}), installer: f.installer });
       continue;

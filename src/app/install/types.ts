@@ -135,7 +135,7 @@ export interface Installer {
    * hook shim another manager moved): the steps, or undefined for the default (restore when
    * unchanged since init, else `undo`).
    */
-  undoSteps?(file: RecordedFile, abs: string, ctx: PlanContext): Step[] | undefined;
+  undoSteps?(file: RecordedFile, abs: string, ctx: PlanContext): Promise<Step[] | undefined> | Step[] | undefined;
   /** Uninstall without a record (install.json lost): steps that remove what is clearly ours. */
   orphans?(ctx: PlanContext): Promise<Step[]>;
 }
