@@ -248,7 +248,8 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   if (Buffer.byteLength(yaml) > maxBytes) throw new InvalidInput(`the handoff would be ${Buffer.byteLength(yaml)} bytes, over the ${maxBytes}-byte limit (handoff.maxBytes)`);
 
   const prev: ReadVersion | null = latest.version;
-  const changes = describeWriteChanges(prev, handoff);
+  const changes: WriteChanges = describeWriteChanges(prev, handoff);
+  if (prev && latest.fallback) changes.previous_branch = prev.branch ?? null;
   if (prev && prev.target === facts.head && sameContent(prev.handoff, handoff) && carriesTrailers(prev, req.trailers)) {
     return { version: prev.id, target: facts.head, unchanged: true, dryRun: req.dryRun, handoff: prev.handoff, yaml: prev.text ?? yaml, previous: prev.id, changes, warnings };
   }

@@ -28,7 +28,9 @@ function listFlags(v: Record<string, unknown>, op: 'add' | 'remove'): Partial<Re
 
 /** The one line under "wrote version": what changed against the version before. */
 function changeLine(r: WriteResult): string {
-  const against = r.changes.previous ? ` (against ${r.changes.previous.slice(0, 12)})` : '';
+  const c = r.changes;
+  const other = c.previous_branch !== undefined ? `, the newest version of ${c.previous_branch ?? 'a detached HEAD'}: the first on ${r.handoff.branch ?? 'this detached HEAD'}` : '';
+  const against = c.previous ? ` (against ${c.previous.slice(0, 12)}${other})` : '';
   return `${r.changes.line}${against}`;
 }
 

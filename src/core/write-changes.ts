@@ -20,6 +20,8 @@ export interface FieldChange {
 export interface WriteChanges {
   /** the version compared against; null for the first version */
   previous: string | null;
+  /** set when the branch had no version yet, so `previous` is the newest of another branch (null: detached) */
+  previous_branch?: string | null;
   fields: FieldChange[];
   /** the one human line, e.g. `changed summary, cursor.next_step; removed 2 guards, soft_context.tone` */
   line: string;
@@ -97,7 +99,8 @@ function filledFields(h: Obj, prefix = ''): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(h)) {
     const f = prefix ? `${prefix}.${k}` : k;
-    if (DERIVED.has(f) || isEmpty(v)) continue;
+    // schema and the default status are what every version holds, not what this one says
+    if (DERIVED.has(f) || isEmpty(v) || f === 'schema' || (f === 'status' && v === 'active')) continue;
     if (typeof v === 'object' && v !== null && !Array.isArray(v) && !prefix && ['cursor', 'soft_context', 'consolidation'].includes(k)) out.push(...filledFields(v as Obj, f));
     else out.push(f);
   }

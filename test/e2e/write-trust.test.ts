@@ -53,6 +53,14 @@ describe('every write says what changed', () => {
       { field: 'guards', change: 'added', items_added: ['no new deps'], items_removed: [] },
     ]);
   });
+  it("a branch's first version names the other branch's version it was compared against", () => {
+    const repo = fresh();
+    expect(handoff(repo, ['write'], { input: BASE }).code).toBe(0);
+    repo.git('checkout', '-q', '-b', 'feature/x');
+    const w = handoff(repo, ['write', '--summary', 'branch work']);
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.stdout.split('\n')[1]).toMatch(/^changed summary \(against [0-9a-f]{12}, the newest version of main: the first on feature\/x\)$/);
+  });
 });
 
 describe('unknown fields', () => {
