@@ -16,6 +16,7 @@ import { loadPolicy, requireTrusted, type LoadedPolicy } from './policy.js';
 import { localProvider } from '../providers/local.js';
 import { DELIVERY_CONFIG_PATH, GitHubProvider, NO_DELIVERY, parseDeliveryConfig, type DeliveryConfig } from '../providers/github.js';
 import { runGh, GhFailed } from '../providers/gh.js';
+import { noteConfigWarning } from '../git/config-values.js';
 import type { PlannedStep, Provider, StepName } from '../providers/types.js';
 import { InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError, isHandoffError } from '../errors.js';
 import { compileAllow, scanFields } from '../core/secrets.js';
@@ -97,9 +98,18 @@ export function agentActive(repo: Repo): boolean {
 
 /** The document language: the flag, else `handoff.lang`, else English. */
 export async function resolveLang(repo: Repo, flag: string | undefined): Promise<Lang> {
-  const v = (flag ?? (await repo.configGet('handoff.lang')) ?? 'en').toLowerCase();
-  if (!LANGS.includes(v as Lang)) throw new UsageError(`unknown language '${v}' (use ${LANGS.join(', ')})`);
-  return v as Lang;
+  if (flag !== undefined) {
+    const v = flag.toLowerCase();
+    if (!LANGS.includes(v as Lang)) throw new UsageError(`unknown language '${flag}' (use ${LANGS.join(', ')})`);
+    return v as Lang;
+  }
+  const configured = await repo.configGet('handoff.lang');
+  if (configured === undefined) return 'en';
+  const v = configured.trim().toLowerCase();
+  if (LANGS.includes(v as Lang)) return v as Lang;
+  // A config value that cannot be used is a warning, never a silent default (issue 11).
+  noteConfigWarning('handoff.lang', configured, `handoff.lang '${configured}' is not a language of the templates (${LANGS.join(', ')}); using en`);
+  return 'en';
 }
 
 /** The time a receipt records: the committer time of its notes commit (honours GIT_COMMITTER_DATE). */

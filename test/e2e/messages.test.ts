@@ -133,6 +133,13 @@ describe('messages that say what to do next', () => {
     expect(w.stderr.split('\n').filter((l) => l.includes('handoff.secrets.allow'))).toEqual([
       "git handoff: warning: handoff.secrets.allow 'AKIA[0-9' is not a valid regular expression (Unterminated character class); it is matched as literal text instead",
     ]);
+    repo.git('config', '--unset-all', 'handoff.secrets.allow');
+    expect(handoff(repo, ['claim', '--work-item', 'local:#1', '--title', 'Parse the config']).code).toBe(0);
+    repo.git('config', 'handoff.lang', 'klingon');
+    const seed = handoff(repo, ['seed', '--work-item', 'local:#1']);
+    expect(seed.code, seed.stderr).toBe(0);
+    expect(seed.stderr).toBe("git handoff: warning: handoff.lang 'klingon' is not a language of the templates (en, zh, ru); using en\n");
+    expect(seed.stdout).toContain('Goal: Parse the config');
   });
 
   it('--json uses snake_case keys in doc, policy and the work-item commands (dry_run, never dryRun)', () => {
