@@ -6,11 +6,11 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestRepo, tempDir } from '../helpers/repo.js';
 import { cliPath, handoff } from '../helpers/cli.js';
-import { commitWithHooks, handoffLines, snapshot } from '../helpers/hooks.js';
+import { commitWithHooks, handoffLines, pathWithout } from '../helpers/hooks.js';
 
 const substantive = (stderr: string) => handoffLines(stderr).filter((l) => l.startsWith('git-handoff: substantive commit')).length;
 const hooksIn = (repo: TestRepo) => readdirSync(join(repo.dir, '.git/hooks')).filter((f) => !f.endsWith('.sample')).sort();
@@ -184,5 +184,76 @@ describe('lefthook (real lefthook 2.2 from npm)', () => {
     // lefthook itself agrees nothing is missing.
     lefthook(repo, ['install']);
     expect(hooksIn(repo)).toEqual(before);
+  });
+});
+
+describe('simple-git-hooks (real simple-git-hooks 2.14 from npm)', () => {
+  const PKG = `${JSON.stringify({ name: 'team-app', private: true, scripts: { prepare: 'simple-git-hooks' }, 'simple-git-hooks': { 'post-commit': 'echo "team post-commit ran"' } }, null, 2)}\n`;
+  const setup = () => {
+    const repo = TestRepo.init();
+    repo.commit('chore: start', { 'package.json': PKG, '.gitignore': 'node_modules\n' });
+    // Installed as its README says (npm install simple-git-hooks --save-dev): its bin in node_modules/.bin.
+    mkdirSync(join(repo.dir, 'node_modules/.bin'), { recursive: true });
+    symlinkSync(join(inject('packageRoot'), 'node_modules/simple-git-hooks/cli.js'), join(repo.dir, 'node_modules/.bin/simple-git-hooks'));
+    return repo;
+  };
+  const npxSimple = (repo: TestRepo) => tool(repo, 'simple-git-hooks/cli.js', []);
+  const npmPrepare = (repo: TestRepo) => execFileSync('npm', ['run', '--silent', 'prepare'], { cwd: repo.dir, env: repo.tick(), encoding: 'utf8', stdio: 'pipe' });
+
+  it('init goes through its config: our hooks survive `npx simple-git-hooks` and its prepare script; doctor tells the truth; uninstall restores', () => {
+    const repo = setup();
+    npxSimple(repo);
+    const teamHook = readFileSync(join(repo.dir, '.git/hooks/post-commit'));
+    const hooksBefore = hooksIn(repo);
+
+    const init = handoff(repo, ['init']);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('add git-handoff to the "post-commit" command in package.json ("simple-git-hooks")');
+    expect(init.stdout).toContain("run 'npx simple-git-hooks'");
+    const config = JSON.parse(readFileSync(join(repo.dir, 'package.json'), 'utf8'))['simple-git-hooks'];
+    expect(Object.keys(config)).toEqual(['post-commit', 'prepare-commit-msg', 'post-rewrite']);
+    expect(config['post-commit']).toMatch(/^# >>> git-handoff >>>[^]*# <<< git-handoff <<<\necho "team post-commit ran"$/);
+    // Not written into .git/hooks yet: doctor says ours does not run, and how to fix it.
+    const d = handoff(repo, ['doctor', '--json']);
+    expect(d.json.healthy).toBe(false);
+    expect(d.json.findings.map((f: any) => f.message).join('\n')).toContain("simple-git-hooks has not written git-handoff's part of its post-commit hook yet, so it does not run: run 'npx simple-git-hooks'");
+
+    npmPrepare(repo);
+    expect(handoff(repo, ['doctor', '--json']).json).toMatchObject({ healthy: true, findings: [] });
+    handoff(repo, ['write', '--summary', 'start']);
+    const c = commitWithHooks(repo, 'feat: under simple-git-hooks', { 'a.txt': 'a\n' });
+    expect(c.code).toBe(0);
+    expect(c.stdout + c.stderr).toContain('team post-commit ran');
+    expect(substantive(c.stderr)).toBe(1);
+
+    // simple-git-hooks rewrites every hook from its config (and deletes the rest): ours stay.
+    npxSimple(repo);
+    expect(handoff(repo, ['doctor', '--json']).json.healthy).toBe(true);
+    repo.git('config', '--unset-all', 'notes.rewriteRef');
+    handoff(repo, ['write', '--summary', 'before amend']);
+    const amend = commitWithHooks(repo, 'feat: under simple-git-hooks, amended', {}, { args: ['--amend'] });
+    expect(amend.code).toBe(0);
+    expect(repo.nativeNote(amend.head)).toContain('summary: before amend');
+    repo.git('config', 'notes.rewriteRef', 'refs/notes/handof[f]');
+
+    // A teammate without git-handoff: the block does nothing.
+    const bin = pathWithout('git-handoff');
+    const mate = commitWithHooks(repo, 'feat: teammate', { 'b.txt': 'b\n' }, { env: { PATH: bin } });
+    expect(mate.code).toBe(0);
+    expect(mate.stdout + mate.stderr).toContain('team post-commit ran');
+    expect(mate.stdout + mate.stderr).not.toContain('git-handoff');
+
+    const un = handoff(repo, ['uninstall']);
+    expect(un.code).toBe(0);
+    expect(readFileSync(join(repo.dir, 'package.json'), 'utf8')).toBe(PKG);
+    expect(readFileSync(join(repo.dir, '.git/hooks/post-commit'))).toEqual(teamHook);
+    expect(hooksIn(repo)).toEqual(hooksBefore);
+    const after = commitWithHooks(repo, 'feat: after uninstall', { 'z.txt': 'z\n' });
+    expect(after.stdout + after.stderr).toContain('team post-commit ran');
+    expect(handoffLines(after.stderr)).toEqual([]);
+    // And simple-git-hooks, run again, agrees.
+    npxSimple(repo);
+    expect(readFileSync(join(repo.dir, '.git/hooks/post-commit'))).toEqual(teamHook);
+    expect(hooksIn(repo)).toEqual(hooksBefore);
   });
 });

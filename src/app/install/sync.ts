@@ -50,7 +50,7 @@ export const syncInstaller: Installer = {
 
   async orphans(ctx: PlanContext) {
     const layout = await hookLayout(ctx);
-    if (layout.kind === 'lefthook') return []; // the git-hooks installer takes all our lefthook commands out
+    if (layout.kind === 'lefthook' || layout.kind === 'simple-git-hooks') return []; // the git-hooks installer takes all our commands out
     const path = join(layout.dir, SYNC_HOOK);
     const current = ctx.read(path);
     if (!current) return [];
