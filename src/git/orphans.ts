@@ -89,14 +89,50 @@ export async function candidateCommits(repo: Repo, since: number, withPatchIds: 
     const [id, tree, ct] = line.split(' ');
     if (id && tree) out.set(id, { id, tree, timestamp: Number(ct), patchId: null });
   }
-  if (withPatchIds && out.size) {
-    const diff = await repo.runGit(['diff-tree', '--stdin', '-p', '--root', '--no-color', '--no-ext-diff'], { input: [...out.keys()].map((k) => `${k}\n`).join(''), readOnly: true });
-    const pid = await repo.runGit(['patch-id', '--stable'], { input: diff.stdout, readOnly: true });
-    for (const line of pid.stdout.toString().split('\n')) {
-      const [patch, commit] = line.split(' ');
-      const c = commit ? out.get(commit) : undefined;
-      if (c) c.patchId = patch;
+  if (withPatchIds && out.size) await fillPatchIds(repo, out);
+  return [...out.values()];
+}
+
+/** `git patch-id --stable` of each commit, computed as `write` computes `head_patch_id`. */
+async function fillPatchIds(repo: Repo, commits: Map<string, Candidate>): Promise<void> {
+  const diff = await repo.runGit(['diff-tree', '--stdin', '-p', '--root', '--no-color', '--no-ext-diff'], { input: [...commits.keys()].map((k) => `${k}\n`).join(''), readOnly: true });
+  const pid = await repo.runGit(['patch-id', '--stable'], { input: diff.stdout, readOnly: true });
+  for (const line of pid.stdout.toString().split('\n')) {
+    const [patch, commit] = line.split(' ');
+    const c = commit ? commits.get(commit) : undefined;
+    if (c) c.patchId = patch;
+  }
+}
+
+/**
+ * The non-merge commits `to` has and `from` has not (what a pull or checkout just brought),
+ * at most `max`, with trees, and patch ids when asked (issue 14: the heal hook).
+ */
+export async function commitsBetween(repo: Repo, from: string, to: string, max: number): Promise<{ commits: Candidate[]; patchIds: () => Promise<void> }> {
+  const log = await repo.runGit(['log', '--no-merges', `--max-count=${max}`, '--format=%H %T %ct', to, `^${from}`, '--'], { readOnly: true });
+  const out = new Map<string, Candidate>();
+  if (log.code === 0) {
+    for (const line of log.stdout.toString().split('\n')) {
+      const [id, tree, ct] = line.split(' ');
+      if (id && tree) out.set(id, { id, tree, timestamp: Number(ct), patchId: null });
     }
   }
-  return [...out.values()];
+  let filled: Promise<void> | null = null;
+  return { commits: [...out.values()], patchIds: () => (filled ??= out.size ? fillPatchIds(repo, out) : Promise.resolve()) };
+}
+
+/** Which of `targets` are ancestors of (or equal to) `head`. */
+export async function ancestorsOf(repo: Repo, targets: string[], head: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const t of targets) {
+    if ((await repo.objects.read(t))?.type !== 'commit') continue;
+    if ((await repo.runGit(['merge-base', '--is-ancestor', t, head], { readOnly: true })).code === 0) out.add(t);
+  }
+  return out;
+}
+
+/** Which of `targets` no branch, tag, remote branch or HEAD reaches (or are missing). */
+export async function unreachableFromLiveRefs(repo: Repo, targets: string[]): Promise<Set<string>> {
+  const notes = targets.map((target) => ({ target, blob: '', path: target }));
+  return new Set((await findOrphanNotes(repo, notes as NoteRef[])).map((n) => n.target));
 }

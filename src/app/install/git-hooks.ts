@@ -28,7 +28,7 @@ import {
 import type { Installer, PlanContext, RecordedFile, Step } from './types.js';
 
 /** The git hooks this installer owns. */
-export const GIT_HOOKS = ['post-commit', 'prepare-commit-msg', 'post-rewrite'] as const;
+export const GIT_HOOKS = ['post-commit', 'prepare-commit-msg', 'post-rewrite', 'post-merge', 'post-checkout'] as const;
 export const CHAINED_SUFFIX = '.pre-handoff';
 /** Every name lefthook reads its shared config from (checked with lefthook 2.2: `lefthook dump`). */
 export const LEFTHOOK_FILES = ['', '.config/'].flatMap((dir) => ['lefthook', '.lefthook'].flatMap((base) => ['yml', 'yaml', 'json', 'jsonc', 'toml'].map((ext) => `${dir}${base}.${ext}`)));
