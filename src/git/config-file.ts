@@ -162,7 +162,8 @@ export function gitPrefix(): string | null {
   let prefix: string | null = null;
   if (process.platform === 'linux') {
     for (const dir of path.split(':')) {
-      if (!dir || !isAbsolute(dir)) break; // the current directory on PATH: too clever to guess
+      // An empty or relative entry is searched from the child's directory: not ours to guess.
+      if (!dir || !isAbsolute(dir)) break;
       const candidate = join(dir, 'git');
       const st = statSync(candidate, { throwIfNoEntry: false });
       if (!st || !st.isFile() || !(st.mode & 0o111)) continue;
