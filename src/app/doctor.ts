@@ -37,6 +37,8 @@ export interface Finding {
   fixed: boolean;
   /** for a finding that is not fixable: does it need the user (default) or is it a note */
   note?: boolean;
+  /** findings alike enough to print as one line with a count: that line, for N of them */
+  group?: (n: number) => string;
   /** for a fixed orphan: the commit it now sits on and the new version */
   to?: string;
   version?: string;
@@ -180,6 +182,7 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
           fixable: false,
           fixed: false,
           note: true,
+          group: localRewriteLine,
         });
         continue;
       }
@@ -214,6 +217,11 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
     });
   }
   return out;
+}
+
+/** The one line for many notes left behind by local rewrites (a rebase of 20 commits is not 20 lines). */
+function localRewriteLine(n: number): string {
+  return `${n} notes stay on commits a local amend, rebase or squash replaced (they are in the reflog); the rewritten commits carry the handoffs, and the old versions stay readable in 'git handoff log'`;
 }
 
 async function readNote(repo: Repo, blob: string): Promise<Handoff | null> {

@@ -1,7 +1,7 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION } from './types.js';
 import { Repo } from '../git/repo.js';
-import { findingLevel, runDoctor, type DoctorResult } from '../app/doctor.js';
+import { findingLevel, runDoctor, type DoctorResult, type Finding } from '../app/doctor.js';
 
 export const command: CommandModule = {
   spec: {
@@ -34,14 +34,23 @@ export function doctorJson(r: DoctorResult) {
   return {
     ok: true,
     healthy: r.healthy,
-    findings: r.findings.map(({ note: _note, ...f }) => ({ level: findingLevel({ ...f, note: _note }), ...f })),
+    findings: r.findings.map(({ note: _note, group: _group, ...f }) => ({ level: findingLevel({ ...f, note: _note }), ...f })),
   };
 }
 
 /** One line per finding: its level (fixed, fixable, problem, note), what it is, and what --fix or the user does. */
 export function renderDoctor(r: DoctorResult, fix: boolean): string {
   if (!r.findings.length) return 'no problems found\n';
-  const lines = r.findings.map((f) => `${findingLevel(f)}: ${f.message} (${f.action})`);
+  const lines: string[] = [];
+  const printed = new Set<Finding['group']>();
+  for (const f of r.findings) {
+    const alike = f.group ? r.findings.filter((g) => g.group === f.group) : [f];
+    if (alike.length < 2) lines.push(`${findingLevel(f)}: ${f.message} (${f.action})`);
+    else if (!printed.has(f.group)) {
+      printed.add(f.group);
+      lines.push(`${findingLevel(f)}: ${f.group!(alike.length)} (${f.action})`);
+    }
+  }
   if (!fix && r.findings.some((f) => f.fixable && !f.fixed)) lines.push("run 'git handoff doctor --fix' to repair what can be repaired");
   else if (r.healthy) lines.push('healthy: nothing needs fixing');
   return `${lines.join('\n')}\n`;

@@ -159,7 +159,12 @@ describe('messages that say what to do next', () => {
     expect(status.json.items[0]).toMatchObject({ work_item: W, handoff_doc: null });
     const keys = (v: unknown, skip = false): string[] =>
       v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => (skip || k === 'receipt' || k === 'receipts' ? [] : [k, ...keys(x)])) : [];
-    for (const r of [claim, doc, policy, status]) for (const k of keys(r.json)) expect(k, JSON.stringify(r.json)).toMatch(/^[a-z0-9_]+$/);
+    expect(handoff(repo, ['write', '--summary', 'The config parser is claimed.']).code).toBe(0);
+    const others = [['init', '--dry-run'], ['doctor'], ['sweep'], ['log'], ['show'], ['write', '--dry-run', '--summary', 'Nothing yet.']].map((a) => handoff(repo, [...a, '--json']));
+    for (const r of [claim, doc, policy, status, ...others]) {
+      expect(r.json, r.stderr).toBeDefined();
+      for (const k of keys(r.json)) expect(k, JSON.stringify(r.json)).toMatch(/^[a-z0-9_]+$/);
+    }
   });
 });
 
