@@ -28,7 +28,7 @@ export function huskyBlock(hook: string): string {
   } else if (hook === 'prepare-commit-msg') {
     lines.push(
       `if ${find} && { [ -d cadence/streaming ] || [ -n "$(git config --get handoff.sweep.strict 2>/dev/null)" ]; }; then`,
-      `  git-handoff hook ${hook} "$@" </dev/null || { [ $? -eq 1 ] && exit 1; }`,
+      `  git-handoff hook ${hook} "$@" </dev/null || { [ $? -eq 1 ] && exit 1; :; }`,
       'fi',
     );
   } else {

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { TestRepo } from '../helpers/repo.js';
+import { TestRepo, tempDir } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
 import { commitWithHooks, pathWithout, snapshot } from '../helpers/hooks.js';
 
@@ -77,6 +77,22 @@ describe('husky', () => {
     expect(r.stdout).toContain('take our part out of .husky/post-commit (it changed after init)');
     expect(readFileSync(file, 'utf8')).toBe('echo mine\n');
     expect(existsSync(join(repo.dir, '.husky/prepare-commit-msg'))).toBe(false);
+  });
+
+  it('an internal error of git-handoff in prepare-commit-msg lets the commit stand (only a strict sweep, status 1, stops it)', () => {
+    const repo = TestRepo.init();
+    repo.commit('chore: start', { 'cadence/streaming/t.md': '---\ntopic: t\nstatus: active\nfidelity: High\n---\n## one\n' });
+    husky(repo);
+    handoff(repo, ['init']);
+    const bin = tempDir('handoff-failing-');
+    writeFileSync(join(bin, 'git-handoff'), '#!/bin/sh\necho "git-handoff: internal error" >&2\nexit 3\n', { mode: 0o755 });
+    const c = commitWithHooks(repo, 'feat: despite an internal error', { 'a.txt': 'a\n' }, { env: { PATH: `${bin}:${process.env.PATH}` } });
+    expect(c.stderr).toContain('git-handoff: internal error');
+    expect(c.code).toBe(0);
+    writeFileSync(join(bin, 'git-handoff'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    const stopped = commitWithHooks(repo, 'feat: stopped', { 'b.txt': 'b\n' }, { env: { PATH: `${bin}:${process.env.PATH}` } });
+    expect(stopped.code).not.toBe(0);
+    expect(stopped.head).toBe(c.head);
   });
 });
 
