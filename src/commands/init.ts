@@ -10,7 +10,7 @@ export const command: CommandModule = {
     name: 'init',
     summary: 'install the git hooks and notes config (a second run changes nothing)',
     description:
-      "Hooks go into the effective hooks folder, chaining any hook already there; under husky as a marked block in .husky/<hook>; with a lefthook config as commands in it. Sets notes.rewriteRef and notes.rewriteMode=overwrite unless already set. With --sync, a fetch refspec for refs/notes/remotes/<remote>/handoff and a pre-push hook that pushes the handoff history alongside every push. 'git handoff uninstall' restores exactly what was there before.",
+      "Hooks go into the effective hooks folder, chaining any hook already there (under pre-commit as <hook>.legacy, which its migration mode runs); under husky as a marked block in .husky/<hook>; with a lefthook config as commands in lefthook-local.yml; with simple-git-hooks in its config; with any other core.hooksPath (tracked, relative or shared) that folder is left untouched and this repository's core.hooksPath points at .git/handoff/hooks, which runs the folder's hooks first. Sets notes.rewriteRef (as the glob refs/notes/handof[f]) and notes.rewriteMode=overwrite unless already set. With --sync, a fetch refspec for refs/notes/remotes/<remote>/handoff and a pre-push hook that pushes the handoff history alongside every push. 'git handoff uninstall' takes back exactly what init added and keeps every change made since.",
     options: {
       ...Object.assign({}, ...INSTALLERS.map((i) => i.options ?? {})),
       'dry-run': DRY_RUN_OPTION,
