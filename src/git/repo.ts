@@ -1,7 +1,7 @@
 /**
  * Repository discovery, configuration and refs: the facts every command starts from.
  */
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { git, runGit, pipeGit, firstLine } from './exec.js';
 import { GitObjectStore } from './object-store.js';
@@ -201,7 +201,10 @@ export class Repo {
     try {
       const head = readFileSync(join(this.gitDir, 'HEAD'), 'utf8').trim();
       const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
-      return m ? m[1] : null;
+      if (m) return m[1];
+      // An object id: detached, unless HEAD is an old-style symlink to the branch (core.preferSymlinkRefs).
+      const link = lstatSync(join(this.gitDir, 'HEAD')).isSymbolicLink() ? readlinkSync(join(this.gitDir, 'HEAD')) : '';
+      return /^refs\/heads\/(.+)$/.exec(link)?.[1] ?? null;
     } catch {
       return null;
     }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
 import { cliPath, handoff } from '../helpers/cli.js';
@@ -272,6 +272,24 @@ describe('discovery and refs: git’s answer or a decline', () => {
       expect(show.stderr.trim().split('\n'), show.stderr).toHaveLength(1);
       expect(show.stderr).toContain('unknown repository extension found: refstorage');
     }
+  });
+
+  it('an old-style HEAD symlink (core.preferSymlinkRefs) names the branch git names', async () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: start');
+    rmSync(join(repo.dir, '.git/HEAD'));
+    symlinkSync('refs/heads/main', join(repo.dir, '.git/HEAD'));
+    const env = isolatedEnv();
+    expect(ours(repo.dir, env)).toEqual(revParse(repo.dir, env));
+    const branch = await withEnvAsync(env, async () => {
+      const r = await Repo.discover(repo.dir);
+      try {
+        return r.headBranch();
+      } finally {
+        r.close();
+      }
+    });
+    expect(branch).toBe(execFileSync('git', ['symbolic-ref', '--short', 'HEAD'], { cwd: repo.dir, env, encoding: 'utf8' }).trim());
   });
 
   it('core.bare and core.worktree in config.worktree, and a linked worktree of a bare repository', () => {
