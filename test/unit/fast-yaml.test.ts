@@ -130,10 +130,10 @@ describe('fast YAML reader', () => {
         }
         expect(fast, JSON.stringify(text)).toEqual(theirs);
       }),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     );
     // Not vacuous: the fast reader did answer for a good share of them.
-    expect(answered).toBeGreaterThan(150);
+    expect(answered).toBeGreaterThan(100);
   });
 
   it('reads what the emitter writes for random documents, as js-yaml does', () => {
