@@ -18,27 +18,40 @@ export interface Assignment {
   op: AssignOp;
 }
 
-const NAME_CHAR = /[\w$.-]/;
+/** [\w$.-]: a character of a field name. */
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c === 46 || c === 45;
+}
 /** A declared type between name and `=`: Go `var t string =`, TypeScript/Kotlin/Rust `t: String =`. */
-const TYPED = /^(?:\s*:\s*|\s+)(?:string|String|str|&(?:'static )?str|\[\]byte|SecretStr|Secret|CharSequence|any|\*?char\s*\*?)\s*(?==(?![=~>]))/;
-const OPERATOR = /^\s*(=>|::=|:=|\?=|\+=|=(?![=~])|:(?![:=\\/]))[ \t]*/;
-const PROSE = /^\s+(?:is|was|are|is set to|is now|=|:)\s+/i;
+const TYPED = /(?:\s*:\s*|\s+)(?:string|String|str|&(?:'static )?str|\[\]byte|SecretStr|Secret|CharSequence|any|\*?char\s*\*?)\s*(?==(?![=~>]))/y;
+const OPERATOR = /\s*(=>|::=|:=|\?=|\+=|=(?![=~])|:(?![:=\\/]))[ \t]*/y;
+const PROSE = /\s+(?:is|was|are|is set to|is now|=|:)\s+/iy;
+const ATTR_VALUE = /\s+value\s*=\s*/y;
+/** What may follow a name that is assigned: an operator, a type, `is`, ` value=`, a flag's value. */
+const NEXT = /[\s=:>?+]/;
+
+function stickyAt(re: RegExp, line: string, at: number): RegExpExecArray | null {
+  re.lastIndex = at;
+  return re.exec(line);
+}
 const AUTH_SCHEME = /^(?:Bearer|Basic|Token|Bot|Digest)$/i;
 
 /**
  * The assignments on `line` whose name contains one of the keyword occurrences `at`
- * ([start, end) offsets in the line, from the scanner's keyword pass).
+ * (flat [start, end) offset pairs in the line, from the scanner's keyword pass).
  */
-export function assignmentsIn(line: string, at: [number, number][]): Assignment[] {
+export function assignmentsIn(line: string, at: number[]): Assignment[] {
   const out: Assignment[] = [];
   let lastStart = -1;
-  for (const [ks, ke] of at) {
+  for (let i = 0; i < at.length; i += 2) {
+    const ks = at[i];
+    const ke = at[i + 1];
     let start = ks;
     let end = ke;
-    while (start > 0 && NAME_CHAR.test(line[start - 1])) start--;
-    while (end < line.length && NAME_CHAR.test(line[end])) end++;
-    while (start < ks && !/[A-Za-z_$@]/.test(line[start])) start++;
-    while (end > ke && /[.-]/.test(line[end - 1])) end--;
+    while (start > 0 && isNameChar(line.charCodeAt(start - 1))) start--;
+    while (end < line.length && isNameChar(line.charCodeAt(end))) end++;
+    while (start < ks && !/[A-Za-z_$]/.test(line[start])) start++;
+    while (end > ke && (line[end - 1] === '.' || line[end - 1] === '-')) end--;
     if (start === lastStart) continue;
     lastStart = start;
     const a = parseAfter(line, start, end, line.slice(start, end));
@@ -61,16 +74,23 @@ function parseAfter(line: string, start: number, end: number, name: string): Ass
     const v = line.slice(p + 1, close).trim();
     return v ? { name, value: v, index: line.indexOf(v, p + 1), op: 'xml' } : null;
   }
-  const rest = line.slice(p);
-  const attr = /^\s+value\s*=\s*/.exec(rest);
-  if (attr && (before === '"' || before === "'")) return valueAt(line, p + attr[0].length, name, 'assign');
-
-  const typed = TYPED.exec(rest);
-  const afterType = typed ? rest.slice(typed[0].length) : rest;
-  const op = OPERATOR.exec(afterType);
-  if (op) return valueAt(line, p + (typed ? typed[0].length : 0) + op[0].length, name, 'assign');
-  if (line.startsWith('--', start - 2) && /^[ \t]+\S/.test(rest)) return valueAt(line, p + /^[ \t]+/.exec(rest)![0].length, name, 'flag');
-  const prose = PROSE.exec(rest);
+  if (p >= line.length || !NEXT.test(line[p])) return null;
+  // Cheap before the regexes: what follows the blanks must start an operator, a type, a
+  // flag's value or `is`/`was`/`are`/`value` (most names in prose are followed by a word).
+  let q = p;
+  while (line[q] === ' ' || line[q] === '\t') q++;
+  const ch = line[q];
+  if (ch === undefined) return null;
+  const isFlag = q > p && line.startsWith('--', start - 2);
+  if (!isFlag && !'=:?+>'.includes(ch) && !'iwavsca[&*IWAVSCA'.includes(ch)) return null;
+  const attr = before === '"' || before === "'" ? stickyAt(ATTR_VALUE, line, p) : null;
+  if (attr) return valueAt(line, p + attr[0].length, name, 'assign');
+  const typed = stickyAt(TYPED, line, p);
+  const at = p + (typed ? typed[0].length : 0);
+  const op = stickyAt(OPERATOR, line, at);
+  if (op) return valueAt(line, at + op[0].length, name, 'assign');
+  if (isFlag) return valueAt(line, q, name, 'flag');
+  const prose = stickyAt(PROSE, line, p);
   if (prose) return valueAt(line, p + prose[0].length, name, 'prose');
   return null;
 }

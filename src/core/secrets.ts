@@ -107,9 +107,10 @@ export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
   for (const l of lines) for (const k of l.kw) for (const c of ROWS_OF[k]) if (c.rule.multiline) multi.add(c);
   for (const c of multi) runToken(c, text, 0, add);
 
+  const rows: Compiled[] = [];
   for (const l of lines) {
     const lineText = text.slice(l.start, l.end);
-    const rows: Compiled[] = [];
+    rows.length = 0;
     let url = false;
     let curl = false;
     let auth = false;
@@ -152,8 +153,8 @@ interface KeywordLine {
   end: number;
   /** keyword ids on the line, each once */
   kw: number[];
-  /** [start, end) within the line of each name keyword's occurrence */
-  names: [number, number][];
+  /** flat [start, end) pairs within the line of each name keyword's occurrence */
+  names: number[];
 }
 
 /** The lines holding at least one keyword, with what each holds. */
@@ -162,7 +163,10 @@ function keywordLines(text: string): KeywordLine[] {
   let cur: KeywordLine | null = null;
   // Built on first use: commands that never scan do not pay for the table.
   keywords ??= new KeywordIndex(ALL_KEYWORDS);
-  keywords.scan(text, (k, end) => {
+  const found = keywords.scan(text);
+  for (let i = 0; i < found.length; i += 2) {
+    const k = found[i];
+    const end = found[i + 1];
     if (!cur || end > cur.end) {
       const at = end - 1;
       const start = text.lastIndexOf('\n', at) + 1;
@@ -171,8 +175,8 @@ function keywordLines(text: string): KeywordLine[] {
       out.push(cur);
     }
     if (!cur.kw.includes(k)) cur.kw.push(k);
-    if (IS_ASSIGN[k]) cur.names.push([end - KW_LEN[k] - cur.start, end - cur.start]);
-  });
+    if (IS_ASSIGN[k]) cur.names.push(end - KW_LEN[k] - cur.start, end - cur.start);
+  }
   return out;
 }
 
@@ -209,8 +213,8 @@ function runAuthHeader(text: string, offset: number, add: Add): void {
   }
 }
 
-/** `names`: where the line's name keywords sit; an assignment's name holds one of them. */
-function runAssignments(text: string, offset: number, names: [number, number][], add: Add): void {
+/** `names`: where the line's name keywords sit (flat pairs); an assignment's name holds one of them. */
+function runAssignments(text: string, offset: number, names: number[], add: Add): void {
   for (const a of assignmentsIn(text, names)) {
     const lower = a.name.toLowerCase();
     const context = text.slice(Math.max(0, a.index - a.name.length - 8), a.index + a.value.length + 1);
