@@ -40,6 +40,7 @@ function isOrdinaryValue(v: string): boolean {
   if (/^(?:~|\.{1,2})?\/[\w.@/-]*$/.test(v) || /^[A-Za-z]:\\/.test(v)) return true;
   if (/^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(v)) return true;
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v)) return true; // an environment variable's name
+  if (/^[A-Za-z_][\w.-]*=[^=]/.test(v)) return true; // another assignment (`token = PWD=/x`), judged on its own
   if (/^v?\d+(?:[.:-]\d+)*[a-z]?$/i.test(v)) return true;
   if (/^[a-z]+(?:[_-][a-z]+)*$/.test(v)) return true; // words: reset_required, read-only
   if (/^[A-Z]?[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return true; // camelCase words: refreshToken
