@@ -6,7 +6,7 @@ import { COMMANDS } from './commands/registry.js';
 import { parseCommandArgs, renderHelp, renderOverview, renderManPage, type CommandSpec } from './cli/spec.js';
 import { processIo, type Io } from './cli/io.js';
 import { FileSystemRefused, isHandoffError, UsageError } from './errors.js';
-import { nearestName } from './cli/suggest.js';
+import { nearestName } from './core/nearest-name.js';
 import { takeConfigWarnings } from './git/config-values.js';
 import { describeFsError, describeGitFsFailure } from './git/fs-failure.js';
 import { discoverInProcess } from './git/discover.js';

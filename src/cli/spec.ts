@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
-import { nearestName } from './suggest.js';
+import { nearestName } from '../core/nearest-name.js';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';

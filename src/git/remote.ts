@@ -11,6 +11,7 @@ import { firstLine, type GitResult } from './exec.js';
 import { describeGitFsFailure } from './fs-failure.js';
 import { removeGitTemporaries } from './git-temporaries.js';
 import { RemoteUnreachable, RemoteRefused, NoRemote, GitFailed } from '../errors.js';
+import { nearestName } from '../core/nearest-name.js';
 
 /** Where `sync` keeps the last fetched remote history (never force-written by a user push). */
 export function trackingRef(remote: string): string {
@@ -36,10 +37,11 @@ export async function requireRemote(repo: Repo, name: string | undefined): Promi
       // A typo is likelier than a remote to add (issue 11): name the ones there are.
       const remotes = [...(await repo.config()).keys()].map((k) => /^remote\.(.+)\.url$/.exec(k)?.[1]).filter((r): r is string => Boolean(r));
       const known = [...new Set(remotes)];
+      const near = nearestName(name, known);
       const next = known.length
         ? `the configured ${known.length === 1 ? 'remote is' : 'remotes are'} ${known.map((r) => `'${r}'`).join(', ')}`
         : `there is none; add one with 'git remote add ${/^[\w.-]+$/.test(name) ? name : '<name>'} <url>'`;
-      throw new NoRemote(`'${name}' is not a configured remote; ${next}`, { remote: name });
+      throw new NoRemote(`'${name}' is not a configured remote${near ? ` (did you mean '${near}'?)` : ''}; ${next}`, { remote: name });
     }
     return name;
   }

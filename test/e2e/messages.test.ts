@@ -115,7 +115,7 @@ describe('messages that say what to do next', () => {
     repo.git('remote', 'add', 'upstream', '/nowhere/upstream.git');
     const r = handoff(repo, ['sync', 'upstrem']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("git handoff: 'upstrem' is not a configured remote; the configured remotes are 'origin', 'upstream'\n");
+    expect(r.stderr).toBe("git handoff: 'upstrem' is not a configured remote (did you mean 'upstream'?); the configured remotes are 'origin', 'upstream'\n");
     expect(r.stderr).not.toContain('git remote add');
   });
 
