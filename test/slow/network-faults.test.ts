@@ -5,7 +5,7 @@
  * with the local history untouched, and a re-run over a working path completes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -186,6 +186,21 @@ describe('locks', () => {
     }
     expect(handoff(repo, ['sync']).code).toBe(0);
     expect(remoteTip(bare)).toBe(repo.notesRef());
+  });
+
+  it('a sync lock left by a killed sync (its process gone) is taken over, not waited on', () => {
+    const name = 'r-deadlock.git';
+    const bare = seedRemote(name);
+    const repo = cloneOf(daemon.url(name), 'c-deadlock');
+    expect(handoff(repo, ['write', '--summary', 'after a crash']).code).toBe(0);
+    // A pid that certainly exited: a process we ran to completion.
+    const dead = spawnSync('true').pid!;
+    mkdirSync(join(repo.gitDir(), 'handoff'), { recursive: true });
+    writeFileSync(join(repo.gitDir(), 'handoff', 'sync.lock'), `${dead} 0-killed\n`);
+    const r = handoff(repo, ['sync']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(remoteTip(bare)).toBe(repo.notesRef());
+    expect(existsSync(join(repo.gitDir(), 'handoff', 'sync.lock'))).toBe(false);
   });
 
   it('two syncs in one clone (a manual sync and the pre-push hook) serialise instead of failing on the tracking ref', async () => {

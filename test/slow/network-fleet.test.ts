@@ -18,7 +18,14 @@ import { LIGHTTPD, httpBackend, run, startGitDaemon, startLighttpd, type Server 
 const CLONES = 10;
 const ROUNDS = 6;
 const SYNC_BUDGET_S = 60;
-const HOOK_BUDGET_S = 8;
+/**
+ * What is measured here is contention: ten clones pushing into one ref at the same moment.
+ * The hook's default budget (8 s) holds on an idle machine, but on a shared 2-core machine
+ * under heavy load a single `git push` can take longer than that, which says nothing about
+ * contention; so the fleet runs with a roomier hook budget. That the hook keeps to its
+ * budget is asserted in network-faults.test.ts.
+ */
+const HOOK_BUDGET_S = 30;
 const SLACK_MS = 8000;
 
 const missing = !LIGHTTPD ? 'lighttpd is not installed (apt-get install lighttpd)' : !httpBackend() ? 'git http-backend is missing' : null;
