@@ -16,7 +16,7 @@ import { cliPath, handoff } from '../helpers/cli.js';
 import { LIGHTTPD, httpBackend, run, startGitDaemon, startLighttpd, type Server } from '../helpers/servers.js';
 
 const CLONES = 10;
-const ROUNDS = 6;
+const ROUNDS = 5;
 const SYNC_BUDGET_S = 60;
 /**
  * What is measured here is contention: ten clones pushing into one ref at the same moment.
