@@ -42,11 +42,11 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
   });
 }
 
-function project(agent: string) {
+function project(agent: string, extra: string[] = []) {
   const repo = TestRepo.init();
   repo.commit('feat: start', { 'README.md': '# scratch\n' });
   expect(handoff(repo, ['write', '--summary', 'parser half done']).code).toBe(0);
-  const init = handoff(repo, ['init', '--agent', agent]);
+  const init = handoff(repo, ['init', '--agent', agent, ...extra]);
   expect(init.code, init.stderr).toBe(0);
   const home = tempDir('handoff-mcp-home-');
   const env: NodeJS.ProcessEnv = { ...repo.tick(), PATH: cliPath(), HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local/state'), TERM: 'dumb', CI: '1' };
@@ -80,5 +80,28 @@ describe.skipIf(!existsSync(gemini))(`Gemini CLI lists our MCP tools (real CLI${
     expect(r.code, r.stderr).toBe(0);
     const sent = model.modelRequests().map((q) => q.body).join('\n');
     for (const t of TOOLS) expect(sent, t).toContain(t);
+  });
+});
+
+const codex = bin('codex');
+describe.skipIf(!existsSync(codex))(`Codex CLI lists our MCP tools (real CLI${existsSync(codex) ? '' : ': not installed in .agent-clis'})`, () => {
+  it.each([[[]], [['--no-mcp']]])('starts git handoff mcp from [mcp_servers.git-handoff] in .codex/config.toml (a trusted project) and offers its tools to the model (init %j)', async (extra: string[]) => {
+    const { repo, home, env } = project('codex', extra);
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      ['model = "gpt-fake"', 'model_provider = "fake"', 'check_for_update_on_startup = false', '', '[model_providers.fake]', 'name = "Fake"', `base_url = "${model.url}/v1"`, 'wire_api = "responses"', 'env_key = "FAKE_MODEL_KEY"', '', '[features]', 'plugins = false', 'apps = false', '', `[projects."${repo.dir}"]`, 'trust_level = "trusted"', ''].join('\n'),
+    );
+    model.reset();
+    const r = await run(codex, ['exec', 'hello there'], repo.dir, { ...env, CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'fake' });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = model.modelRequests().map((q) => q.body).join('\n');
+    expect(sent.length).toBeGreaterThan(0);
+    // without the registration (the control) the tools are not there: the names come from our server
+    for (const t of TOOLS) {
+      if (extra.length) expect(sent, t).not.toContain(t);
+      else expect(sent, t).toContain(t);
+    }
   });
 });
