@@ -16,6 +16,8 @@ export interface Assignment {
   /** offset of the value within the line */
   index: number;
   op: AssignOp;
+  /** the value was written in quotes */
+  quoted: boolean;
 }
 
 /** [\w$.-]: a character of a field name. */
@@ -67,12 +69,14 @@ function parseAfter(line: string, start: number, end: number, name: string): Ass
   let p = end;
   // A quoted name (JSON, PHP, Ruby hash keys): step over its closing quote.
   if ((before === '"' || before === "'" || before === '`') && line[p] === before) p++;
+  // The end of a quoted key of several words (`"facebook access_token": ...`).
+  else if ((line[p] === '"' || line[p] === "'") && /^\s*[:=]/.test(line.slice(p + 1, p + 4))) p++;
 
   if (before === '<' && line[p] === '>') {
     const close = line.indexOf('</', p + 1);
     if (close < 0) return null;
     const v = line.slice(p + 1, close).trim();
-    return v ? { name, value: v, index: line.indexOf(v, p + 1), op: 'xml' } : null;
+    return v ? { name, value: v, index: line.indexOf(v, p + 1), op: 'xml', quoted: false } : null;
   }
   if (p >= line.length || !NEXT.test(line[p])) return null;
   // Cheap before the regexes: what follows the blanks must start an operator, a type, a
@@ -100,6 +104,7 @@ function valueAt(line: string, at: number, name: string, op: AssignOp): Assignme
   const q = line[at];
   let value: string;
   let index = at;
+  const quoted = q === '"' || q === "'" || q === '`';
   if (q === '"' || q === "'" || q === '`') {
     let i = at + 1;
     let v = '';
@@ -128,7 +133,7 @@ function valueAt(line: string, at: number, name: string, op: AssignOp): Assignme
     index += value.length + next[0].indexOf(next[1]);
     value = next[1];
   }
-  return value ? { name, value, index, op } : null;
+  return value ? { name, value, index, op, quoted } : null;
 }
 
 /** The words of a name: `mySecretString` -> my, secret, string; `DB_PASSWORD` -> db, password. */
@@ -148,6 +153,7 @@ const KEY_QUALIFIERS = new Set(['api', 'private', 'access', 'secret', 'signing',
 const DESCRIBING_WORDS = new Set(
   'url uri endpoint host file path dir name names type length len count ttl expiry expires expiration expired env var field policy hint label prompt regex pattern format mode rotation reset required enabled enable disabled flag size limit timeout version id ids allow allowlist ignore prefix suffix scope scopes kind provider method strategy store manager helper command cmd hash schema spec usage budget max min tokens refresh rotated location source ref header_name'.split(' '),
 );
+const PUBLIC_WORDS = new Set(['public', 'pub', 'publishable', 'csrf', 'xsrf', 'authenticity', 'nonce', 'jsonwebtoken']);
 const NOT_CREDENTIAL = /tokeni[sz]|secretar|passage|passeng|passiv|bypass|compass|surpass|trespass|passthrough|keyboard|keyword|keynote|keyframe|monkey|turkey|donkey|hockey|jockey|whiskey|author(?!i[sz]ation)|authentic/;
 
 export type NameStrength = 'strong' | 'weak' | null;
@@ -156,6 +162,8 @@ export type NameStrength = 'strong' | 'weak' | null;
 export function credentialName(name: string): { strength: NameStrength; word: string } {
   if (name === 'PWD' || name === 'OLDPWD') return { strength: null, word: '' }; // the working directory
   const words = nameWords(name);
+  // A public key or token is published on purpose; a CSRF token or nonce guards one request.
+  if (words.some((w) => PUBLIC_WORDS.has(w))) return { strength: null, word: '' };
   if (!words.length || DESCRIBING_WORDS.has(words[words.length - 1])) return { strength: null, word: '' };
   let weak = '';
   for (let i = 0; i < words.length; i++) {

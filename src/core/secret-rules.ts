@@ -123,8 +123,8 @@ export const SECRET_RULES: SecretRule[] = [
   { id: 'hashicorp-tf-token', family: 'HashiCorp', kind: 'Terraform Cloud token', keywords: ['atlasv1'], pattern: '\\b[a-zA-Z0-9]{14}\\.atlasv1\\.[a-zA-Z0-9_=-]{60,70}', entropy: 3.5, keep: 0 },
   { id: 'hashicorp-tf-password', family: 'HashiCorp', kind: 'Terraform password', keywords: ['administrator_login_password'], name: true, pattern: '[a-z0-9=_-]{8,20}', i: true, entropy: 2 },
   { id: 'vault-token', family: 'HashiCorp', kind: 'Vault token', keywords: ['hvs.', 'hvb.', 'hvr.'], pattern: '\\bhv[sbr]\\.[\\w-]{90,300}', entropy: 3.5, keep: 4 },
-  { id: 'vault-legacy-token', family: 'HashiCorp', kind: 'Vault token', keywords: ['s.'], pattern: '\\bs\\.[A-Za-z0-9]{24}\\b', entropy: 3.5, keep: 2 },
-  { id: 'infracost-token', family: 'Infracost', kind: 'Infracost API key', keywords: ['ico-'], pattern: '\\bico-[a-zA-Z0-9]{32}\\b', entropy: 3 },
+  { id: 'vault-legacy-token', family: 'HashiCorp', kind: 'Vault token', keywords: ['s.'], pattern: '\\bs\\.(?=[A-Za-z0-9]{0,23}\\d)(?=[A-Za-z0-9]{0,23}[a-z])(?=[A-Za-z0-9]{0,23}[A-Z])[A-Za-z0-9]{24}\\b', entropy: 3.5, keep: 2 },
+  { id: 'infracost-token', family: 'Infracost', kind: 'Infracost API key', keywords: ['ico-'], pattern: '(?<![\\w.-])ico-[a-zA-Z0-9]{32}\\b', entropy: 3 },
   { id: 'doppler-token', family: 'Doppler', kind: 'Doppler token', keywords: ['dp.'], pattern: '\\bdp\\.(?:pt|st|sa|ct|scim|audit)\\.[a-zA-Z0-9]{40,44}\\b', entropy: 2 },
   { id: 'databricks-token', family: 'Databricks', kind: 'Databricks token', keywords: ['dapi'], pattern: '\\bdapi[a-f0-9]{32}(?:-\\d)?\\b', entropy: 3 },
   { id: 'clickhouse-key', family: 'ClickHouse', kind: 'ClickHouse Cloud key', keywords: ['4b1d'], pattern: '\\b4b1d[A-Za-z0-9]{38}\\b', entropy: 3 },
@@ -138,7 +138,7 @@ export const SECRET_RULES: SecretRule[] = [
   { id: 'kubernetes-secret', family: 'Kubernetes', kind: 'Kubernetes Secret data', keywords: ['kind: secret', 'kind: "secret"'], pattern: '\\bkind:\\s*["\']?Secret["\']?[\\s\\S]{0,300}?\\bdata:[ \\t]*\\r?\\n[ \\t]+[\\w.-]+:[ \\t]*["\']?([A-Za-z0-9+/]{10,}={0,3})', i: true, group: 1, multiline: true, entropy: 3, keep: 0 },
 
   // Chat, mail and messaging
-  { id: 'slack-token', family: 'Slack', kind: 'Slack token', keywords: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxo-', 'xoxs-', 'xoxe-', 'xoxe.'], pattern: '\\bxox(?:e\\.xox)?[abeoprs]-(?:\\d+-)*[A-Za-z0-9-]{10,}', keep: 5 },
+  { id: 'slack-token', family: 'Slack', kind: 'Slack token', keywords: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxo-', 'xoxs-', 'xoxe-', 'xoxe.'], pattern: '\\bxox[bpae]-\\d{8,14}-(?:\\d{8,14}-){0,2}[A-Za-z0-9]{18,40}\\b|\\bxox[os]-\\d+-\\d+-\\d+-[a-fA-F\\d]{16,}\\b|\\bxox[ar]-(?:\\d-)?[0-9a-zA-Z]{16,48}\\b|\\bxoxe\\.xox[bp]-\\d-[A-Za-z0-9]{160,170}\\b|\\bxoxe-\\d-[A-Za-z0-9]{140,150}\\b', entropy: 3, keep: 5 },
   { id: 'slack-app-token', family: 'Slack', kind: 'Slack app token', keywords: ['xapp-'], pattern: '\\bxapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+', i: true, keep: 5 },
   { id: 'slack-webhook', family: 'Slack', kind: 'Slack webhook', keywords: ['hooks.slack.com'], pattern: '(?:https?://)?hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{30,}', keep: 0 },
   { id: 'teams-webhook', family: 'Microsoft Teams', kind: 'Microsoft Teams webhook', keywords: ['webhook.office.com'], pattern: `https://[a-z0-9-]+\\.webhook\\.office\\.com/webhookb2/${UUID}@${UUID}/IncomingWebhook/[a-z0-9]{32}/${UUID}(?:/[\\w-]+)?`, i: true, keep: 0 },
@@ -191,6 +191,7 @@ export const SECRET_RULES: SecretRule[] = [
   { id: 'twitch-token', family: 'Twitch', kind: 'Twitch token', keywords: ['twitch'], name: true, pattern: '[a-z0-9]{30}', i: true },
   { id: 'twitter-bearer', family: 'Twitter', kind: 'Twitter bearer token', keywords: ['aaaaaaaaaaaaaaaaaaaaaa'], pattern: '\\bA{22}[a-zA-Z0-9%]{80,100}', keep: 0 },
   { id: 'twitter-token', family: 'Twitter', kind: 'Twitter token', keywords: ['twitter'], name: true, pattern: '[a-z0-9]{25}|[a-z0-9]{45}|[a-z0-9]{50}|[0-9]{15,25}-[a-zA-Z0-9]{20,40}', i: true },
+  { id: 'facebook-app-token', family: 'Facebook', kind: 'Facebook app access token', keywords: ['|', '%7c'], pattern: '\\b\\d{15,16}(?:\\||%7C)[0-9A-Za-z_-]{27,40}(?![\\w-])', entropy: 3, keep: 0 },
   { id: 'facebook-page-token', family: 'Facebook', kind: 'Facebook access token', keywords: ['eaa'], pattern: '\\bEAA[A-Za-z0-9]{100,}', entropy: 4, keep: 3 },
   { id: 'facebook-token', family: 'Facebook', kind: 'Facebook secret', keywords: ['facebook', 'fb_'], name: true, pattern: '[a-f0-9]{32}|[0-9]{15,16}(?:\\||%7C)[0-9a-z_-]{27,40}', i: true, entropy: 3 },
   { id: 'okta-token', family: 'Okta', kind: 'Okta token', keywords: ['okta'], name: true, pattern: '00[\\w=-]{40}', entropy: 4 },

@@ -26,7 +26,7 @@ const PLACEHOLDER_WORDS = new Set(
 );
 
 /** Fragments that mark a value as a placeholder wherever they occur. */
-const PLACEHOLDER_PARTS = /changeme|change_me|example|placeholder|redacted|your[_-]|yourtoken|yourkey|yourpass|_here\b|-here\b|dummy|x{4,}|X{4,}|\*{3,}|\.{3}|…|•{3,}|<[^>]*>|\$\{|\$\(|\{\{|\}\}|%\(|%[A-Za-z_]+%|^\$[A-Za-z_]/i;
+const PLACEHOLDER_PARTS = /^\[[^\]]*\]$|^\{|\(.*\)|changeme|change_me|example|placeholder|redacted|your[_-]|yourtoken|yourkey|yourpass|_here\b|-here\b|dummy|x{4,}|X{4,}|\*{3,}|\.{3}|…|•{3,}|<[^>]*>|\$\{|\$\(|\{\{|\}\}|%\(|%[A-Za-z_]+%|^\$[A-Za-z_]/i;
 
 /** `cfg.auth.token`, `process.env.DB_PASSWORD`, `getToken()`, `os.environ["KEY"]`, `ENV.fetch`. */
 function isCodeReference(v: string): boolean {
@@ -42,6 +42,8 @@ function isOrdinaryValue(v: string): boolean {
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v)) return true; // an environment variable's name
   if (/^[A-Za-z_][\w.-]*=[^=]/.test(v)) return true; // another assignment (`token = PWD=/x`), judged on its own
   if (/^v?\d+(?:[.:-]\d+)*[a-z]?$/i.test(v)) return true;
+  // Words and a version: `SalesResults-1.2`, `jjwt-jackson-0.11.2`.
+  if (/^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_.]v?\d+(?:\.\d+)+$/.test(v) && !/[a-z][A-Z].*[a-z][A-Z].*[a-z][A-Z]/.test(v.replace(/[A-Z][a-z]+/g, 'W'))) return true;
   if (/^[a-z]+(?:[_-][a-z]+)*$/.test(v)) return true; // words: reset_required, read-only
   if (/^[A-Z]?[a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return true; // camelCase words: refreshToken
   return /^[A-Z][a-z]+$/.test(v);
@@ -64,6 +66,7 @@ export function notASecret(value: string, strength: Strength): string | null {
   const lower = v.toLowerCase();
   if (PLACEHOLDER_WORDS.has(lower) || PLACEHOLDER_PARTS.test(v)) return 'placeholder';
   if (/^(.)\1+$/.test(v) || /^(.{1,3})\1{3,}$/.test(v)) return 'repeated';
+  if (/abcdefgh|bcdefghi|01234567|12345678|qwertyui/i.test(v)) return 'an alphabet';
   if (isCodeReference(v) || isOrdinaryValue(v)) return 'ordinary';
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((r) => r.test(v)).length;
   if (classes < 2) return 'one class';

@@ -8,7 +8,7 @@
  * with a real-looking value, in any syntax) is `secret-assignments.ts` + `secret-values.ts`.
  */
 import { SECRET_RULES, type SecretRule } from './secret-rules.js';
-import { assignmentsIn, credentialName, type Assignment } from './secret-assignments.js';
+import { assignmentsIn, credentialName, nameWords, type Assignment } from './secret-assignments.js';
 import { entropy, notASecret } from './secret-values.js';
 import { KeywordIndex } from './keyword-index.js';
 
@@ -67,26 +67,28 @@ SECRET_RULES.forEach((rule, order) => {
 const GENERIC_KEYWORDS = ['pass', 'pwd', 'pw', 'secret', 'token', 'key', 'auth', 'cred', 'bearer', 'sig', 'salt', 'cookie'];
 const URL_KEYWORD = '://';
 const CURL_KEYWORD = 'curl';
-const AUTH_KEYWORDS = ['bearer ', 'basic '];
+const AUTH_KEYWORDS = ['bearer ', 'basic ', 'token ', 'bot '];
+const USER_KEYWORD = '--user';
 
 const namedKeywords = new Set(NAMED_ROWS.flatMap((c) => c.rule.keywords));
 const ASSIGN_KEYWORDS = new Set([...GENERIC_KEYWORDS, ...namedKeywords]);
-const ALL_KEYWORDS = [...new Set([...TOKEN_ROWS.flatMap((c) => c.rule.keywords), ...ASSIGN_KEYWORDS, URL_KEYWORD, CURL_KEYWORD, ...AUTH_KEYWORDS])];
+const ALL_KEYWORDS = [...new Set([...TOKEN_ROWS.flatMap((c) => c.rule.keywords), ...ASSIGN_KEYWORDS, URL_KEYWORD, CURL_KEYWORD, USER_KEYWORD, ...AUTH_KEYWORDS])];
 let keywords: KeywordIndex | null = null;
 /** Per keyword id: the token rows it opens, and what else it makes worth running. */
 const ROWS_OF: Compiled[][] = ALL_KEYWORDS.map((k) => TOKEN_ROWS.filter((c) => c.rule.keywords.includes(k)));
 const KW_LEN = ALL_KEYWORDS.map((k) => k.length);
 const IS_ASSIGN = ALL_KEYWORDS.map((k) => ASSIGN_KEYWORDS.has(k));
 const IS_URL = ALL_KEYWORDS.map((k) => k === URL_KEYWORD);
-const IS_CURL = ALL_KEYWORDS.map((k) => k === CURL_KEYWORD);
+const IS_CURL = ALL_KEYWORDS.map((k) => k === CURL_KEYWORD || k === USER_KEYWORD);
 const IS_AUTH = ALL_KEYWORDS.map((k) => AUTH_KEYWORDS.includes(k));
 
 /** A value that documentation uses in place of a real one (`AKIAIOSFODNN7EXAMPLE`, `ghp_xxxx...`). */
 const DOC_VALUE = /example|x{6,}|\*{4,}|0{12,}/i;
 
 const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]*:\/\/([^\s:/@"'`]*):([^\s:/@"'`]+)@[\w.[\]-]/gi;
-const CURL_USER = /\bcurl\b.*?\s(?:-u|--user)(?:=|\s+)["']?([^\s:"']*):([^\s"']+)/g;
-const AUTH_HEADER = /\b(?:Bearer|Basic)\s+([A-Za-z0-9._~+/-]{16,}=*)/g;
+/** `curl -u user:password` (on the curl line) or `--user user:password` (a continued line); a lone `user:` is an API key as user. */
+const CURL_USER = /(?:\bcurl\b.*?\s-u|--user)(?:=|\s+)["']?([^\s:"'<[{]*):["']?([^\s"']*)/g;
+const AUTH_HEADER = /\b(?:Bearer|Basic|Token|Api-Token|Bot)\s+([A-Za-z0-9._~+/-]{16,}=*)/gi;
 
 interface Candidate extends SecretHit {
   order: number;
@@ -198,8 +200,9 @@ function runToken(c: Compiled, text: string, offset: number, add: Add): void {
 function runPair(re: RegExp, kind: string, text: string, offset: number, add: Add): void {
   re.lastIndex = 0;
   for (const m of text.matchAll(re)) {
-    const pw = m[2];
-    if (notASecret(pw, 'url')) continue;
+    // `curl -u KEY:` sends an API key as the user name, with no password.
+    const pw = m[2] || (kind === 'credential in URL' ? '' : m[1]);
+    if (!pw || notASecret(pw.replace(/["']$/, ''), 'url')) continue;
     add({ kind, family: 'generic', rule: kind === 'credential in URL' ? 'url-credentials' : 'curl-user', value: pw, index: offset + (m.index ?? 0) + m[0].lastIndexOf(pw), keep: 0, order: 10_000, context: m[0] });
   }
 }
@@ -208,7 +211,7 @@ function runAuthHeader(text: string, offset: number, add: Add): void {
   AUTH_HEADER.lastIndex = 0;
   for (const m of text.matchAll(AUTH_HEADER)) {
     const v = m[1];
-    if (notASecret(v, 'weak')) continue;
+    if (notASecret(v, 'strong') || v.length < 16) continue;
     add({ kind: 'authorization header', family: 'generic', rule: 'auth-header', value: v, index: offset + (m.index ?? 0) + m[0].indexOf(v), keep: 0, order: 10_001, context: m[0] });
   }
 }
@@ -216,9 +219,10 @@ function runAuthHeader(text: string, offset: number, add: Add): void {
 /** `names`: where the line's name keywords sit (flat pairs); an assignment's name holds one of them. */
 function runAssignments(text: string, offset: number, names: number[], add: Add): void {
   for (const a of assignmentsIn(text, names)) {
-    const lower = a.name.toLowerCase();
     const context = text.slice(Math.max(0, a.index - a.name.length - 8), a.index + a.value.length + 1);
-    const named = a.op === 'prose' ? undefined : NAMED_ROWS.find((c) => c.rule.keywords.some((k) => lower.includes(k)) && c.re.test(a.value) && (!c.rule.entropy || entropy(a.value) >= c.rule.entropy));
+    // A provider's name starts a word of the field name: `OKTA_TOKEN`, not `rookTable`.
+    const words = `_${nameWords(a.name).join('_')}`;
+    const named = a.op === 'prose' ? undefined : NAMED_ROWS.find((c) => c.rule.keywords.some((k) => words.includes(`_${k.replace(/[-_.]/g, '_')}`)) && c.re.test(a.value) && (!c.rule.entropy || entropy(a.value) >= c.rule.entropy));
     if (named && !DOC_VALUE.test(a.value)) {
       add({ kind: named.rule.kind, family: named.rule.family, rule: named.rule.id, value: a.value, index: offset + a.index, keep: Math.min(named.keep, Math.floor(a.value.length / 3)), order: named.order, context });
       continue;
@@ -228,11 +232,27 @@ function runAssignments(text: string, offset: number, names: number[], add: Add)
   }
 }
 
+/** Unquoted `Ed25519.BlindKeySignatures`, `settings.tokenValue`: a reference in code. */
+function isCodeLike(v: string): boolean {
+  const parts = v.split('.');
+  return parts.length > 1 && parts.every((p) => /^[A-Za-z_$][\w$]*$/.test(p)) && parts.some((p) => /[a-z]{3}/.test(p));
+}
+
+/** `Key_Meshing = "id-Key-Meshing"`: a value spelling out the name is a label, not a credential. */
+function echoesName(name: string, value: string): boolean {
+  const vw = nameWords(value).filter((w) => w.length >= 3 && /[a-z]/.test(w));
+  const nw = new Set(nameWords(name));
+  const shared = vw.filter((w) => nw.has(w)).length;
+  return shared >= 2 && shared * 2 >= vw.length;
+}
+
 /** The credential word when `a` assigns a real-looking value to a credential-named field. */
 function judgeAssignment(a: Assignment): string | null {
   const { strength, word } = credentialName(a.name);
   if (!strength) return null;
   if (a.op === 'prose' && strength !== 'strong') return null;
+  if (a.op !== 'prose' && !a.quoted && isCodeLike(a.value)) return null;
+  if (echoesName(a.name, a.value)) return null;
   return notASecret(a.value, a.op === 'prose' ? 'prose' : strength) ? null : word;
 }
 

@@ -188,6 +188,7 @@ export const SAMPLES: Record<string, Sample> = {
   'twitch-token': { name: 'TWITCH_CLIENT_SECRET', make: (f) => c(f, LOWALNUM, 30) },
   'twitter-bearer': { make: (f) => 'A'.repeat(22) + c(f, `${ALNUM}%`, 90) },
   'twitter-token': { name: 'TWITTER_ACCESS_TOKEN', make: (f) => `${c(f, DIGITS, 19)}-${c(f, ALNUM, 40)}` },
+  'facebook-app-token': { make: (f) => `${c(f, DIGITS, 15)}|${c(f, B64URL.replace('-', ''), 27)}` },
   'facebook-page-token': { make: (f) => j('EA', 'AC') + c(f, ALNUM, 150) },
   'facebook-token': { name: 'FACEBOOK_APP_SECRET', make: (f) => hex(f, 32) },
   'okta-token': { name: 'OKTA_API_TOKEN', make: (f) => `00${c(f, B64URL, 40)}` },

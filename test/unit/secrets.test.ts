@@ -72,6 +72,8 @@ describe('the families and formats the issue names', () => {
     ['AWS A3T-style key id', ['A3', 'TX'].join('') + f.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16), 'aws-access-key-id'],
     ['AWS ASIA key id', ['AS', 'IA'].join('') + f.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16), 'aws-access-key-id'],
     ['Amazon Bedrock key', sample('aws-bedrock-key'), 'aws-bedrock-key'],
+    ['Authorization: Token <40 hex>', `curl -H "Authorization: Token ${f.chars('0123456789abcdef', 40)}"`, 'auth-header'],
+    ['Authorization: Api-Token <40 hex>', `curl -H "Authorization: Api-Token ${f.chars('0123456789abcdef', 40)}"`, 'auth-header'],
   ];
   it.each(cases)('%s', (_n, v, rule) => {
     expect(scanText(`see ${v} here`).map((h) => h.rule)).toContain(rule);
@@ -117,6 +119,10 @@ const syntaxes: [string, string][] = [
   ['credential', `SERVICE_CREDENTIAL=${pw}`],
   ['prose: the password is', `the staging database password is ${pw} for now`],
   ['prose: token:', `token: ${pw}`],
+  ['curl --user with a quoted password', `curl --user kevin:'${pw}' -iX PATCH`],
+  ['curl -u with no user', `curl -u ":${pw}" https://localhost:9200`],
+  ['--user on a continued line', `  --user admin:${pw} --data grant_type=x`],
+  ['a JSON key of several words', `{"facebook access_token": "${pw}"}`],
 ];
 
 describe('the generic assignment rule, in every syntax', () => {
@@ -198,6 +204,22 @@ const notSecrets = [
   'Bearer tokens expire after an hour',
   'passwordless login: enabled',
   'AKIAIOSFODNN7EXAMPLE is the key id in the AWS docs',
+  // Cases from gitleaks' own false-positive examples, rebuilt.
+  `ReactNativeCameraKit: ${f.chars('0123456789abcdef', 40)}`,
+  `rookTable = 00${f.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 40)}`,
+  `<input type="hidden" name="authenticity_token" value="${f.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 40)}">`,
+  `csrf-token=${f.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', 64)}==`,
+  `public_key = "${f.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 43)}"`,
+  'const keyStr = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"',
+  'BlindKeySignatures = Ed25519.BlindKeySignatures',
+  'pub const SN_id_Gost_KeyMeshing = "id-Gost-None-KeyMeshing"',
+  '"bucket_key": "SalesResults-1.2"',
+  'curl -u <user:password> https://test.com/endpoint',
+  'curl --user neo4j:[PASSWORD] http://[IP]:7474/db/data/',
+  'xoxb-12345-abcd234 is not a real bot token',
+  'https://indieweb.org/images/3/35/2018-250-xoxo-indieweb-1.jpg',
+  's.AcceptanceTimeoutSeconds is the setting',
+  `http://assets.example.com/media/video_box.ico-${f.chars('0123456789abcdef', 32)}.png`,
 ];
 
 describe('prose and placeholders pass', () => {
