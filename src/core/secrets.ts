@@ -85,6 +85,7 @@ const IS_AUTH = ALL_KEYWORDS.map((k) => AUTH_KEYWORDS.includes(k));
 /** A value that documentation uses in place of a real one (`AKIAIOSFODNN7EXAMPLE`, `ghp_xxxx...`). */
 const DOC_VALUE = /example|x{6,}|\*{4,}|0{12,}/i;
 
+const ASSIGN_HINT = /[=:>]|\s(?:is|was|are)\s|--/i;
 const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]*:\/\/([^\s:/@"'`]*):([^\s:/@"'`]+)@[\w.[\]-]/gi;
 /** `curl -u user:password` (on the curl line) or `--user user:password` (a continued line); a lone `user:` is an API key as user. */
 const CURL_USER = /(?:\bcurl\b.*?\s-u|--user)(?:=|\s+)["']?([^\s:"'<[{]*):["']?([^\s"']*)/g;
@@ -124,10 +125,11 @@ export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
     }
     if (rows.length > 1) rows.sort((a, b) => a.order - b.order);
     for (const c of rows) runToken(c, lineText, l.start, add);
-    if (url) runPair(URL_CREDENTIALS, 'credential in URL', lineText, l.start, add);
+    if (url && lineText.includes('@')) runPair(URL_CREDENTIALS, 'credential in URL', lineText, l.start, add);
     if (curl) runPair(CURL_USER, 'credentials in a curl command', lineText, l.start, add);
     if (auth) runAuthHeader(lineText, l.start, add);
-    if (l.names.length) runAssignments(lineText, l.start, l.names, add);
+    // No operator, no `is`/`was`/`are`, no flag: no assignment on this line.
+    if (l.names.length && ASSIGN_HINT.test(lineText)) runAssignments(lineText, l.start, l.names, add);
   }
 
   // A value already reported by a more specific rule is not reported twice.
