@@ -274,6 +274,47 @@ describe('discovery and refs: git’s answer or a decline', () => {
     }
   });
 
+  it('agrees with git rev-parse on gitfiles, nested repositories, GIT_DIR/GIT_WORK_TREE and the inside of git dirs', () => {
+    const repo = TestRepo.init();
+    repo.commit('x', { 'a/b.txt': 'x' });
+    mkdirSync(join(repo.dir, 'sub'));
+    const sub = TestRepo.init({ dir: join(repo.dir, 'sub') });
+    sub.commit('y');
+    // A submodule-like .git file naming a git dir elsewhere.
+    const mod = join(tempDir(), 'modrepo');
+    mkdirSync(mod);
+    const modgit = TestRepo.init({ dir: mod });
+    modgit.commit('m');
+    const wt = join(tempDir(), 'gf');
+    mkdirSync(wt);
+    writeFileSync(join(wt, '.git'), `gitdir: ${join(mod, '.git')}\n`);
+    const bare = TestRepo.init({ bare: true });
+    const cases: [string, string, NodeJS.ProcessEnv][] = [
+      ['top', repo.dir, {}],
+      ['nested repo', join(repo.dir, 'sub'), {}],
+      ['gitfile', wt, {}],
+      ['GIT_DIR+WT', join(repo.dir, 'a'), { GIT_DIR: join(repo.dir, '.git'), GIT_WORK_TREE: repo.dir }],
+      ['GIT_DIR rel', join(repo.dir), { GIT_DIR: '.git' }],
+      ['GIT_DIR bare', bare.dir, { GIT_DIR: bare.dir }],
+      ['GIT_DIR bare + WT', repo.dir, { GIT_DIR: bare.dir, GIT_WORK_TREE: repo.dir }],
+      ['bare refs dir', join(bare.dir, 'refs'), {}],
+      ['.git/objects', join(repo.dir, '.git/objects'), {}],
+      ['across=0', join(repo.dir, 'a'), { GIT_DISCOVERY_ACROSS_FILESYSTEM: '0' }],
+      ['across=true', join(repo.dir, 'a'), { GIT_DISCOVERY_ACROSS_FILESYSTEM: 'true' }],
+      ['GIT_TEST_ASSUME', join(repo.dir, 'a'), { GIT_TEST_ASSUME_DIFFERENT_OWNER: '1', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: repo.dir }],
+    ];
+    const bad: unknown[] = [];
+    for (const [name, cwd, extra] of cases) {
+      const env = { ...isolatedEnv(), ...extra };
+      const d = withEnv(env, () => discoverInProcess(cwd)) as (Discovered & { refused?: string }) | null;
+      const theirs = revParse(cwd, env);
+      const oursV = d && (d.refused ? d : { gitDir: d.gitDir, commonDir: d.commonDir, workTree: d.workTree });
+      // Each of these is common enough to be answered in-process, and exactly.
+      if (JSON.stringify(oursV) !== JSON.stringify(theirs)) bad.push({ name, oursV, theirs });
+    }
+    expect(bad).toEqual([]);
+  });
+
   it('an old-style HEAD symlink (core.preferSymlinkRefs) names the branch git names', async () => {
     const repo = TestRepo.init();
     repo.commit('feat: start');
