@@ -127,13 +127,19 @@ export function parseConfigText(text: string, opts: ParseOptions = {}): ConfigEn
   return out;
 }
 
-function readIfExists(path: string): string | null {
-  // Most of git's config files do not exist on a given machine: no exception for that.
-  if (!statSync(path, { throwIfNoEntry: false })) return null;
+/**
+ * A config file's text, or null when it does not exist. git skips a system or global file
+ * it may not read (access_or_die with ACCESS_EACCES_OK: `eaccesOk`) and dies on a
+ * repository file it may not read; anything else unusual is left to git.
+ */
+function readIfExists(path: string, eaccesOk = false): string | null {
   try {
+    // Most of git's config files do not exist on a given machine: no exception for that.
+    if (!statSync(path, { throwIfNoEntry: false })) return null;
     return readFileSync(path, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || (eaccesOk && code === 'EACCES')) return null;
     throw new Unsupported('unreadable');
   }
 }
@@ -165,7 +171,12 @@ export function gitPrefix(): string | null {
       // An empty or relative entry is searched from the child's directory: not ours to guess.
       if (!dir || !isAbsolute(dir)) break;
       const candidate = join(dir, 'git');
-      const st = statSync(candidate, { throwIfNoEntry: false });
+      let st: ReturnType<typeof statSync>;
+      try {
+        st = statSync(candidate, { throwIfNoEntry: false });
+      } catch {
+        continue; // a folder on PATH we may not search: execvp goes on to the next
+      }
       if (!st || !st.isFile() || !(st.mode & 0o111)) continue;
       try {
         prefix = realpathSync.native(candidate) === '/usr/bin/git' ? '/usr' : null;
@@ -220,12 +231,12 @@ function commandLineEntries(): ConfigEntry[] {
   return out;
 }
 
-function entriesOf(files: (string | null | undefined)[]): ConfigEntry[] {
+function entriesOf(files: (string | null | undefined)[], repoFiles = 0): ConfigEntry[] {
   const out: ConfigEntry[] = [];
-  for (const f of files) {
+  for (const [i, f] of files.entries()) {
     if (f === undefined) throw new Unsupported('config file unknown');
     if (!f) continue;
-    const text = readIfExists(f);
+    const text = readIfExists(f, i < files.length - repoFiles);
     if (text) out.push(...parseConfigText(text));
   }
   return out;
@@ -348,6 +359,7 @@ export function readRepoFormat(gitDir: string, commonDir: string): RepoFormat | 
 export function readConfigInProcess(commonDir: string | null, gitDir: string | null): ConfigMap | null {
   try {
     const files: (string | null | undefined)[] = [systemConfigFile(), ...(globalConfigFiles() ?? [undefined])];
+    const userFiles = files.length;
     if (commonDir) {
       files.push(join(commonDir, 'config'));
       if (gitDir) {
@@ -356,7 +368,7 @@ export function readConfigInProcess(commonDir: string | null, gitDir: string | n
         if (format?.worktreeConfig) files.push(join(gitDir, 'config.worktree'));
       }
     }
-    return toConfigMap([...entriesOf(files), ...commandLineEntries()]);
+    return toConfigMap([...entriesOf(files, files.length - userFiles), ...commandLineEntries()]);
   } catch (e) {
     if (e instanceof Unsupported) return null;
     throw e;

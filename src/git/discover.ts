@@ -110,6 +110,16 @@ function candidate(gitfile: string | null, worktree: string, gitDir: string): Di
 
 /** The repository containing `cwd`, git's refusal of it, or null when git must answer. */
 export function discoverInProcess(cwd: string): Discovered | Refusal | null {
+  try {
+    return discover(cwd);
+  } catch (e) {
+    // A path this process may not stat or read (EACCES, ELOOP, ...): git says what it makes of it.
+    if (typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall) return null;
+    throw e;
+  }
+}
+
+function discover(cwd: string): Discovered | Refusal | null {
   const env = process.env;
   if (process.platform === 'win32' || !process.geteuid) return null;
   if (env.GIT_CEILING_DIRECTORIES || env.GIT_COMMON_DIR || env.GIT_OBJECT_DIRECTORY || env.GIT_IMPLICIT_WORK_TREE !== undefined) return null;

@@ -117,6 +117,33 @@ describe('config: git’s answer or a decline', () => {
     }
   });
 
+  it('skips a global file and a PATH folder it may not read, as git and execvp skip them', (ctx) => {
+    if (process.getuid?.() !== 0 || !process.seteuid) return ctx.skip('needs root, to act as another user for a moment');
+    const locked = tempDir();
+    mkdirSync(join(locked, 'bin'));
+    writeFileSync(join(locked, '.gitconfig'), '[handoff]\n\tstaleDays = 2\n');
+    chmodSync(locked, 0o700);
+    const repo = TestRepo.init();
+    execFileSync('chmod', ['-R', 'a+rwX', repo.dir]);
+    // safe.directory from the command line: the repository belongs to root, git runs as nobody.
+    const env: NodeJS.ProcessEnv = {
+      ...isolatedEnv({ HOME: locked, PATH: `${join(locked, 'bin')}:/usr/bin:/bin`, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' }),
+    };
+    delete env.GIT_CONFIG_GLOBAL;
+    const ours = withEnv(env, () => {
+      process.seteuid!(65534);
+      try {
+        return readConfigInProcess(join(repo.dir, '.git'), join(repo.dir, '.git'));
+      } finally {
+        process.seteuid!(0);
+      }
+    });
+    const theirs = spawnSync('git', ['config', '-l', '-z'], { cwd: repo.dir, env, uid: 65534, encoding: 'utf8' });
+    expect(theirs.status, theirs.stderr).toBe(0);
+    expect(theirs.stdout).toContain('core.bare');
+    expect(ours && flat(ours).map(([k, v]) => `${k}\n${v}`).join('\0') + '\0').toBe(theirs.stdout);
+  });
+
   it('reads config.worktree only when the repository turns worktreeConfig on, as git does', () => {
     const repo = TestRepo.init();
     writeFileSync(join(repo.dir, '.git/config.worktree'), '[handoff]\n\tstaleDays = 4\n');
