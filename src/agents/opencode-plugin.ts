@@ -9,8 +9,18 @@ export const OPENCODE_PLUGIN_MARK = '// git-handoff: OpenCode plugin written by 
 export const OPENCODE_PLUGIN = `${OPENCODE_PLUGIN_MARK}; \`git handoff uninstall\` removes it.
 // It runs \`git handoff hook <event> --agent opencode\` and hands the answer to OpenCode.
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+
+// GIT_HANDOFF_PLUGIN_LOG=<file>: one line per hook call and answer, to see what the plugin did
+const log = (...parts) => {
+  if (!process.env.GIT_HANDOFF_PLUGIN_LOG) return;
+  try {
+    appendFileSync(process.env.GIT_HANDOFF_PLUGIN_LOG, new Date().toISOString() + ' ' + parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' ') + '\\n');
+  } catch {}
+};
 
 function hook(event, input, cwd) {
+  log('hook', event, input);
   return new Promise((resolve) => {
     let out = '';
     let child;
@@ -22,12 +32,14 @@ function hook(event, input, cwd) {
     }
     const timer = setTimeout(() => child.kill(), 30000);
     child.stdout.on('data', (b) => (out += b));
-    child.on('error', () => {
+    child.on('error', (e) => {
       clearTimeout(timer);
+      log('error', event, String(e));
       resolve({});
     });
-    child.on('close', () => {
+    child.on('close', (code) => {
       clearTimeout(timer);
+      log('answer', event, code, out.slice(0, 120));
       try {
         resolve(out.trim() ? JSON.parse(out) : {});
       } catch {
@@ -41,12 +53,12 @@ function hook(event, input, cwd) {
 
 export const GitHandoff = async ({ directory, worktree, client }) => {
   const cwd = directory || worktree;
-  const started = new Map(); // session id -> the context of its start, for its system prompt
-  const begin = async (id) => {
-    if (started.has(id)) return;
-    started.set(id, '');
-    const r = await hook('session-start', { session_id: id, source: 'startup' }, cwd);
-    started.set(id, r.context || '');
+  // session id -> the answer of its session-start (a promise: the first message may come
+  // before the start's answer, and the system prompt must wait for it)
+  const started = new Map();
+  const begin = (id) => {
+    if (!started.has(id)) started.set(id, hook('session-start', { session_id: id, source: 'startup' }, cwd).then((r) => r.context || ''));
+    return started.get(id);
   };
   return {
     event: async ({ event }) => {
@@ -67,7 +79,7 @@ export const GitHandoff = async ({ directory, worktree, client }) => {
       if (r.context) part.text = part.text + '\\n\\n' + r.context;
     },
     'experimental.chat.system.transform': async (input, output) => {
-      const context = input.sessionID && started.get(input.sessionID);
+      const context = input.sessionID && (await begin(input.sessionID));
       if (context) output.system.push(context);
     },
     'experimental.session.compacting': async (input, output) => {

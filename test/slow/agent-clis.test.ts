@@ -45,7 +45,8 @@ interface Run {
 /** Runs a CLI with a time limit; the fake model answers in this process, so never spawnSync. */
 function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string; timeoutMs?: number }): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // PWD too: OpenCode takes its project folder from $PWD, not from the working directory
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...opts.env, PWD: opts.cwd }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
@@ -90,6 +91,9 @@ function project(agent: string, opts: { due?: boolean } = {}) {
   const home = tempDir('handoff-agent-home-');
   const env: NodeJS.ProcessEnv = { ...repo.tick(), PATH: `${cliPath()}`, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local/state'), TERM: 'dumb', CI: '1' };
   delete env.NO_COLOR;
+  // `npm test` / `npx vitest` hand their npm_* settings down (the project's package.json among
+  // them): a CLI that runs npm itself (OpenCode does) must not see them
+  for (const k of Object.keys(env)) if (/^npm_/i.test(k)) delete env[k];
   return { repo, home, env, before };
 }
 
@@ -416,5 +420,47 @@ describe.skipIf(!has(droidBin))(`Factory Droid (real CLI${has(droidBin) ? '' : '
     expectBlockedOnce(sent);
     expect(complaints(b.stderr)).toEqual([]);
     expectExactUninstall(repo, before);
+  });
+});
+
+const opencodeBin = bin('opencode');
+describe.skipIf(!has(opencodeBin))(`OpenCode (real CLI${has(opencodeBin) ? '' : ': not installed in .agent-clis'})`, () => {
+  it('our plugin loads: bookmark at session start, the write instruction after a session-end phrase only, nothing on stderr about our settings, exact uninstall', async () => {
+    const { repo, home, env, before } = project('opencode');
+    const config = join(home, '.config/opencode');
+    mkdirSync(config, { recursive: true });
+    writeFileSync(
+      join(config, 'opencode.json'),
+      JSON.stringify({
+        $schema: 'https://opencode.ai/config.json',
+        provider: { fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${model.url}/v1`, apiKey: 'fake' }, models: { 'fake-model': { name: 'Fake' } } } },
+        model: 'fake/fake-model',
+        autoupdate: false,
+        share: 'disabled',
+      }),
+    );
+    // OpenCode installs @opencode-ai/plugin into every .opencode/ folder it sees: npm stays offline
+    const oenv = { ...env, OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', npm_config_offline: 'true', GIT_HANDOFF_PLUGIN_LOG: join(home, 'plugin.log') };
+    const ask = (prompt: string) => run(opencodeBin, ['run', '-m', 'fake/fake-model', prompt], { cwd: repo.dir, env: oenv });
+    model.reset();
+    const a = await ask('hello there, how are things?');
+    expect(a.code, a.stderr).toBe(0);
+    // a plugin that fails to load is skipped without a word: the bookmark in the request is the proof it loaded
+    expect(model.modelText(), existsSync(join(home, 'plugin.log')) ? readFileSync(join(home, 'plugin.log'), 'utf8') : 'the plugin logged nothing').toContain(BOOKMARK);
+    expect(model.modelText()).not.toContain(WRITE_NOW);
+    expect(complaints(a.stderr)).toEqual([]);
+
+    model.reset();
+    const b = await ask('good, wrap up session');
+    expect(b.code, b.stderr).toBe(0);
+    expect(model.modelText()).toContain(WRITE_NOW);
+    expect(complaints(b.stderr)).toEqual([]);
+    // OpenCode writes its own .opencode/.gitignore into any .opencode/ folder it sees; the rest is as before
+    const u = handoff(repo, ['uninstall']);
+    expect(u.code, u.stderr).toBe(0);
+    const after = snapshot(repo.dir);
+    expect(after['.opencode/.gitignore']).toContain('node_modules');
+    delete after['.opencode/.gitignore'];
+    expect(after).toEqual(before);
   });
 });
