@@ -76,7 +76,8 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   // The index holds NFKC text already, so the haystack only needs the cheap part of
   // folding, in one pass; lower-casing never adds or removes a newline.
   const foldedLines = foldIndexed(lines.join('\n')).split('\n');
-  const matched: { hit: SearchHit; t: number; n: number }[] = [];
+  const filtered = req.branch !== undefined || sinceMs !== null;
+  const candidates: number[] = [];
   let searched = 0;
   let skippedInvalid = 0;
   for (let n = 0; n < lines.length; n++) {
@@ -92,25 +93,60 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
       }
     }
     if (!mayMatch(foldedLines.length === lines.length ? foldedLines[n] : foldIndexed(line), escaped)) {
-      if (req.branch === undefined && sinceMs === null) searched++;
+      if (!filtered) searched++;
       else if (keep(JSON.parse(line) as IndexedVersion, req.branch, sinceMs)) searched++;
       continue;
     }
-    const e = JSON.parse(line) as IndexedVersion;
-    if (!keep(e, req.branch, sinceMs)) continue;
+    if (filtered) {
+      const e = JSON.parse(line) as IndexedVersion;
+      if (!keep(e, req.branch, sinceMs)) continue;
+    }
     searched++;
-    if (!e.f) continue;
-    const m = matchFields(e.f, terms, phrase);
-    if (!m) continue;
-    matched.push({
-      t: e.t,
-      n,
-      hit: { version: e.id, target: e.g, date: e.d, branch: e.b, status: e.status ?? null, summary: e.summary ?? null, field: m.field, snippet: m.snippet, score: m.score },
-    });
+    candidates.push(n);
   }
-  const byTime = (a: (typeof matched)[0], b: (typeof matched)[0]) => b.t - a.t || b.hit.date.localeCompare(a.hit.date) || b.n - a.n;
-  matched.sort(order === 'relevance' ? (a, b) => b.hit.score - a.hit.score || byTime(a, b) : byTime);
+
+  // Newest first: only the hits shown are parsed and scored, in time order; the rest are
+  // counted by the same test on their field texts alone (`more` stays exact).
+  if (order === 'newest') {
+    const t = (n: number) => Number(lines[n].slice(53, lines[n].indexOf(',', 53)));
+    const times = new Map(candidates.map((n) => [n, t(n)]));
+    candidates.sort((a, b) => times.get(b)! - times.get(a)! || b - a);
+    const hits: SearchHit[] = [];
+    let more = 0;
+    for (const n of candidates) {
+      if (hits.length < limit) {
+        const h = score(lines[n], terms, phrase);
+        if (h) hits.push(h);
+      } else if (mayMatch(fieldTexts(foldedLines.length === lines.length ? foldedLines[n] : foldIndexed(lines[n])), escaped)) more++;
+    }
+    return { query: req.query, order, hits, more, searched, skippedInvalid };
+  }
+  const matched: { hit: SearchHit; n: number; t: number }[] = [];
+  for (const n of candidates) {
+    const hit = score(lines[n], terms, phrase);
+    if (hit) matched.push({ hit, n, t: Number(lines[n].slice(53, lines[n].indexOf(',', 53))) });
+  }
+  matched.sort((a, b) => b.hit.score - a.hit.score || b.t - a.t || b.n - a.n);
   return { query: req.query, order, hits: matched.slice(0, limit).map((m) => m.hit), more: Math.max(0, matched.length - limit), searched, skippedInvalid };
+}
+
+/** A version's line scored against the terms, or null when it does not match. */
+function score(line: string, terms: ReturnType<typeof queryTerms>, phrase: string): SearchHit | null {
+  const e = JSON.parse(line) as IndexedVersion;
+  if (!e.f) return null;
+  const m = matchFields(e.f, terms, phrase);
+  if (!m) return null;
+  return { version: e.id, target: e.g, date: e.d, branch: e.b, status: e.status ?? null, summary: e.summary ?? null, field: m.field, snippet: m.snippet, score: m.score };
+}
+
+/**
+ * The field texts of a (folded) index line, without the keys, ids, dates and field paths
+ * around them: `"f":[["path","text"],...]` with each `["path",` taken out. What is left
+ * holds a term exactly when a field does (terms hold no newline, quote or bracket pairs).
+ */
+function fieldTexts(line: string): string {
+  const at = line.indexOf('"f":[');
+  return at < 0 ? '' : line.slice(at + 5).replace(/\["[^"\\]*",/g, '');
 }
 
 function keep(e: IndexedVersion, branch: string | undefined, sinceMs: number | null): boolean {

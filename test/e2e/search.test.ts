@@ -62,6 +62,20 @@ describe('search over every version on every branch, in three languages', () => 
     // every word must occur
     expect(await find(repo, 'quoting tokenizer')).toEqual([[v.en, 'summary']]);
     expect(await find(repo, 'quoting nowhere')).toEqual([]);
+    // a field's name is not its text: counted beyond the limit or shown, it never matches
+    const r2 = await Repo.discover(repo.dir);
+    try {
+      for (const q of ['reviewer_notes', 'cursor', 'next_step']) {
+        for (const limit of [0, 20]) {
+          const res = await searchHandoffs(r2, { query: q, limit });
+          expect([res.hits.length, res.more], `${q} -n ${limit}`).toEqual([0, 0]);
+        }
+      }
+      const counted = await searchHandoffs(r2, { query: 'csv', limit: 0 });
+      expect([counted.hits.length, counted.more]).toEqual([0, 3]);
+    } finally {
+      r2.close();
+    }
   });
 
   it('matches Russian words across inflections and ё/е', async () => {
