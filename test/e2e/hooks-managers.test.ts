@@ -79,6 +79,19 @@ describe('husky', () => {
     expect(existsSync(join(repo.dir, '.husky/prepare-commit-msg'))).toBe(false);
   });
 
+  it('a husky hook checked out again (our block gone): doctor reports it and --fix adds the block back', () => {
+    const repo = TestRepo.init();
+    repo.commit('chore: start', { '.husky/post-commit': 'echo "husky post-commit ran" >&2\n' });
+    husky(repo);
+    handoff(repo, ['init']);
+    repo.git('checkout', '--', '.husky/post-commit');
+    const d = handoff(repo, ['doctor', '--json']);
+    expect(d.code).toBe(1);
+    expect(d.json.findings.map((f: any) => f.message)).toEqual([expect.stringContaining('add the git-handoff block to .husky/post-commit')]);
+    expect(handoff(repo, ['doctor', '--fix']).code).toBe(0);
+    expect(readFileSync(join(repo.dir, '.husky/post-commit'), 'utf8')).toContain('# >>> git-handoff >>>');
+  });
+
   it('an internal error of git-handoff in prepare-commit-msg lets the commit stand (only a strict sweep, status 1, stops it)', () => {
     const repo = TestRepo.init();
     repo.commit('chore: start', { 'cadence/streaming/t.md': '---\ntopic: t\nstatus: active\nfidelity: High\n---\n## one\n' });
@@ -142,5 +155,15 @@ describe('lefthook (config edits; the real lefthook runs in test/slow/hook-manag
     handoff(repo, ['uninstall']);
     expect(readFileSync(file, 'utf8')).toBe('commit-msg:\n  commands:\n    lint:\n      run: commitlint\npre-commit:\n  commands:\n    fmt:\n      run: fmt\n');
     expect(readFileSync(join(repo.dir, '.config/lefthook.yaml'), 'utf8')).toBe('pre-push:\n  commands:\n    test:\n      run: npm test\n');
+  });
+
+  it.each(['.lefthook.yml', '.config/lefthook.yml', 'lefthook.json', '.config/lefthook.jsonc', 'lefthook.toml', '.lefthook.toml'])('recognises %s: nothing in .git/hooks, ours in lefthook-local.yml', (name) => {
+    const repo = TestRepo.init();
+    const shared = name.endsWith('.toml') ? '[pre-push.commands.test]\nrun = "npm test"\n' : name.includes('.json') ? '{"pre-push": {"commands": {"test": {"run": "npm test"}}}}\n' : 'pre-push:\n  commands:\n    test:\n      run: npm test\n';
+    repo.commit('chore: start', { [name]: shared });
+    expect(handoff(repo, ['init']).code).toBe(0);
+    expect(existsSync(join(repo.dir, '.git/hooks/post-commit'))).toBe(false);
+    expect(readFileSync(join(repo.dir, name), 'utf8')).toBe(shared);
+    expect(readFileSync(join(repo.dir, 'lefthook-local.yml'), 'utf8')).toContain('git-handoff hook post-commit');
   });
 });

@@ -211,7 +211,8 @@ describe('simple-git-hooks (real simple-git-hooks 2.14 from npm)', () => {
     expect(init.stdout).toContain('add git-handoff to the "post-commit" command in package.json ("simple-git-hooks")');
     expect(init.stdout).toContain("run 'npx simple-git-hooks'");
     const config = JSON.parse(readFileSync(join(repo.dir, 'package.json'), 'utf8'))['simple-git-hooks'];
-    expect(Object.keys(config)).toEqual(['post-commit', 'prepare-commit-msg', 'post-rewrite']);
+    expect(Object.keys(config)[0]).toBe('post-commit');
+    expect(Object.keys(config)).toEqual(expect.arrayContaining(['post-commit', 'prepare-commit-msg', 'post-rewrite']));
     expect(config['post-commit']).toMatch(/^# >>> git-handoff >>>[^]*# <<< git-handoff <<<\necho "team post-commit ran"$/);
     // Not written into .git/hooks yet: doctor says ours does not run, and how to fix it.
     const d = handoff(repo, ['doctor', '--json']);
@@ -255,5 +256,36 @@ describe('simple-git-hooks (real simple-git-hooks 2.14 from npm)', () => {
     npxSimple(repo);
     expect(readFileSync(join(repo.dir, '.git/hooks/post-commit'))).toEqual(teamHook);
     expect(hooksIn(repo)).toEqual(hooksBefore);
+  });
+});
+
+describe('lefthook adopted after init (real lefthook)', () => {
+  it('lefthook install renames our shims to .old: doctor reports it, --fix moves us into lefthook-local.yml', () => {
+    const repo = TestRepo.init();
+    repo.commit('chore: start');
+    handoff(repo, ['init']);
+    repo.commit('chore: lefthook', { 'lefthook.yml': 'post-commit:\n  commands:\n    team:\n      run: echo "team post-commit ran"\n' });
+    tool(repo, 'lefthook/bin/index.js', ['install']);
+    const renamed = hooksIn(repo).filter((h) => h.endsWith('.old'));
+    expect(renamed.length).toBeGreaterThan(0);
+    const d = handoff(repo, ['doctor', '--json']);
+    expect(d.json.healthy).toBe(false);
+    const messages = d.json.findings.map((f: any) => f.message).join('\n');
+    expect(renamed).toContain('post-commit.old');
+    expect(messages).toContain("remove .git/hooks/post-commit.old: our shim, which 'lefthook install' renamed and nothing runs any more");
+    expect(messages).toContain('add git-handoff to post-commit in lefthook-local.yml');
+    // What --fix cannot do itself is left for lefthook's own installer, and said so.
+    const fix = handoff(repo, ['doctor', '--fix', '--json']);
+    expect(fix.json.findings.filter((f: any) => !f.fixed).map((f: any) => f.message)).toEqual(
+      expect.arrayContaining([expect.stringContaining("run 'lefthook install'")]),
+    );
+    expect(hooksIn(repo).filter((h) => h.endsWith('.old'))).toEqual([]);
+    tool(repo, 'lefthook/bin/index.js', ['install']);
+    handoff(repo, ['write', '--summary', 'start']);
+    const c = commitWithHooks(repo, 'feat: under lefthook now', { 'a.txt': 'a\n' });
+    expect(c.code).toBe(0);
+    expect(c.stdout + c.stderr).toContain('team post-commit ran');
+    expect(substantive(c.stderr)).toBe(1);
+    expect(handoff(repo, ['doctor', '--json']).json.healthy).toBe(true);
   });
 });

@@ -232,6 +232,16 @@ function planLefthookExtras(ctx: PlanContext, where: Extract<HookLayout, { kind:
   if (shared !== undefined && hasBlock(shared)) {
     steps.push({ kind: 'file', path: where.file, content: Buffer.from(withoutLefthookCommands(shared)), summary: `take git-handoff's commands out of the shared ${rel(ctx, where.file)} (they are in ${rel(ctx, where.local)} now)`, recipe: { layout: 'lefthook' } satisfies Recipe });
   }
+  for (const hook of [...GIT_HOOKS, 'pre-push']) {
+    // `lefthook install` renames a hook that is not its own to <hook>.old, where nothing runs it.
+    const old = join(where.hooksDir, `${hook}.old`);
+    if (isOurShim(ctx.read(old))) steps.push({ kind: 'file', path: old, content: null, summary: `remove ${rel(ctx, old)}: our shim, which 'lefthook install' renamed and nothing runs any more (git-handoff runs through ${rel(ctx, where.local)} now)` });
+    // A shim from before lefthook came: 'lefthook install' would rename it too.
+    const plain = join(where.hooksDir, hook);
+    if (isOurShim(ctx.read(plain))) {
+      for (const s of planShimRemoval(ctx, plain)) if (s.kind === 'file') steps.push({ ...s, summary: `${s.summary} (git-handoff runs through ${rel(ctx, where.local)} now)` });
+    }
+  }
   const top = ctx.repo.workTree!;
   const localRel = rel(ctx, where.local);
   if (ctx.read(where.local) === null) return steps;
