@@ -34,9 +34,14 @@ export interface Healed {
 const field = (text: string, key: string) => new RegExp(`^${key}:[ \\t]*"?([^"\\n]*?)"?[ \\t]*$`, 'm').exec(text)?.[1] ?? null;
 const oid = (v: string | null) => (v && /^[0-9a-f]{40}$/.test(v) ? v : null);
 
-export async function healMergedNotes(repo: Repo, from: string | null, to: string | null): Promise<Healed[]> {
+/**
+ * `duringRebase`: called by post-rewrite at the end of `git pull --rebase` (the rebase is
+ * still recorded as in progress then); otherwise a rebase, merge or cherry-pick under way
+ * is left to finish first.
+ */
+export async function healMergedNotes(repo: Repo, from: string | null, to: string | null, opts: { duringRebase?: boolean } = {}): Promise<Healed[]> {
   if (!from || !to || from === to || /^0+$/.test(from)) return [];
-  if (operationInProgress(repo.gitDir)) return [];
+  if (!opts.duringRebase && operationInProgress(repo.gitDir)) return [];
   const store = new HandoffStore(repo);
   const tip = await store.tip();
   if (!tip) return [];

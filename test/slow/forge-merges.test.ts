@@ -87,6 +87,21 @@ describe('a squash or rebase merge on the forge, then git pull', () => {
     expect(show.json.handoff.summary).toBe(summary);
   });
 
+  it('git pull --rebase over a local commit (post-rewrite): the handoff follows onto the squashed commit', () => {
+    const fleet = new Fleet(2);
+    const { dev, forge, summary } = developerWithFeature(fleet);
+    dev.commit('feat: local work on main, not pushed yet', { 'local.txt': 'l\n' });
+    forge.git('merge', '-q', '--squash', 'origin/feature');
+    forge.git('commit', '-q', '-m', 'Feature (#1)');
+    forge.git('push', '-q', 'origin', 'main');
+    const squashed = forge.head();
+    const pull = gitWithHooks(dev, 'pull', '-q', '--rebase', 'origin', 'main');
+    expect(pull.stderr).toContain(`now sits on ${squashed.slice(0, 7)} (same tree: a squash merge`);
+    expect(dev.nativeNote(squashed)).toContain(summary);
+    expect(dev.git('rev-parse', 'HEAD~1').trim()).toBe(squashed);
+    dev.fsck();
+  });
+
   it('an ordinary pull with nothing of ours to carry writes nothing', () => {
     const fleet = new Fleet(2);
     const [dev, other] = fleet.clones;

@@ -10,6 +10,8 @@ import { Repo } from '../../git/repo.js';
 import { HandoffStore } from '../../git/handoff-store.js';
 import { findNote, setNote } from '../../git/notes-tree.js';
 import { newestNote, parseRewriteList, type NoteText } from '../../core/rewrite.js';
+import { healMergedNotes } from '../heal.js';
+import { healedLine } from './post-merge.js';
 import type { HookContext } from './types.js';
 
 export async function run(ctx: HookContext): Promise<number> {
@@ -41,6 +43,11 @@ export async function run(ctx: HookContext): Promise<number> {
         subject: `handoff ${target.slice(0, 7)}: carried over from ${olds.map((o) => o.slice(0, 7)).join(', ')} (${ctx.args[0] ?? 'rewrite'})`,
         trailers: { 'Handoff-Target': target, ...(branch && branch !== 'null' ? { 'Handoff-Branch': branch } : {}) },
       });
+    }
+    // `git pull --rebase` over a squash or rebase merge done on the forge (issue 14): the
+    // commits it brought are ORIG_HEAD..HEAD; handoffs of the merged branch follow onto them.
+    if (ctx.args[0] === 'rebase') {
+      for (const h of await healMergedNotes(repo, await repo.resolveRef('ORIG_HEAD'), await repo.headCommit(), { duringRebase: true })) ctx.io.err(healedLine(h));
     }
     return 0;
   } finally {
