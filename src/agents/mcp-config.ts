@@ -14,8 +14,12 @@ export const MCP_COMMAND = { command: 'git', args: ['handoff', 'mcp'] } as const
 export interface McpRegistration {
   /** the project file, relative to the work tree */
   file: string;
-  /** 'json': an object under `key` maps server names to entries; 'toml': `[<key>.<name>]` tables */
-  format: 'json' | 'toml';
+  /**
+   * 'json': an object under `key` maps server names to `{command, args}` entries;
+   * 'toml': `[<key>.<name>]` tables; 'opencode': like 'json', with OpenCode's entry shape
+   * (`{"type": "local", "command": ["git", "handoff", "mcp"]}`)
+   */
+  format: 'json' | 'toml' | 'opencode';
   key: string;
   /** fields of the entry besides command and args (Claude Code's `type`) */
   extra?: Record<string, unknown>;
@@ -31,17 +35,27 @@ export const MCP_REGISTRATIONS: Partial<Record<AgentName, McpRegistration>> = {
   codex: { file: '.codex/config.toml', format: 'toml', key: 'mcp_servers', notice: 'Codex reads a project\'s .codex/config.toml only in a trusted project' },
   // geminicli.com/docs/tools/mcp-server: mcpServers in .gemini/settings.json
   gemini: { file: '.gemini/settings.json', format: 'json', key: 'mcpServers' },
+  // cursor.com/docs/context/mcp: a project's .cursor/mcp.json, mcpServers
+  cursor: { file: '.cursor/mcp.json', format: 'json', key: 'mcpServers' },
+  // Copilot CLI reads a workspace's .mcp.json (Claude Code's file) in a trusted folder (its changelog, 1.0.x)
+  copilot: { file: '.mcp.json', format: 'json', key: 'mcpServers', extra: { type: 'stdio' }, notice: 'Copilot CLI starts the servers of a workspace .mcp.json only in a trusted folder' },
+  // opencode.ai/docs/mcp-servers: "mcp" in the project's opencode.json, local servers run a command array
+  opencode: { file: 'opencode.json', format: 'opencode', key: 'mcp' },
+  // docs.factory.ai: a project's .factory/mcp.json, mcpServers (`droid mcp list` shows it connected, 0.225.2)
+  droid: { file: '.factory/mcp.json', format: 'json', key: 'mcpServers', extra: { type: 'stdio' } },
 };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function entryFor(reg: McpRegistration): Obj {
+  if (reg.format === 'opencode') return { type: 'local', command: [MCP_COMMAND.command, ...MCP_COMMAND.args] };
   return { ...(reg.extra ?? {}), command: MCP_COMMAND.command, args: [...MCP_COMMAND.args] };
 }
 
-/** An entry that runs our server (whatever else it sets). */
+/** An entry that runs our server (whatever else it sets), in either shape. */
 function isOurEntry(v: unknown): boolean {
+  if (isObj(v) && Array.isArray(v.command)) return v.command[0] === 'git' && v.command[1] === 'handoff' && v.command[2] === 'mcp';
   return isObj(v) && v.command === 'git' && Array.isArray(v.args) && v.args[0] === 'handoff' && v.args[1] === 'mcp';
 }
 
@@ -64,13 +78,13 @@ function serialize(text: string | null, value: unknown): string {
 
 /** Adds our server; an entry of that name that is not ours is refused, never replaced. */
 export function addMcpServer(text: string | null, reg: McpRegistration, path: string): TextChange {
-  return reg.format === 'json' ? addJson(text, reg, path) : addToml(text, reg, path);
+  return reg.format === 'toml' ? addToml(text, reg, path) : addJson(text, reg, path);
 }
 
 /** Takes our entry out (only ours); a table/file init created and left empty goes too. */
 export function removeMcpServer(text: string | null, reg: McpRegistration, path: string, createdByInit: boolean): TextChange {
   if (text === null) return { text, changed: false };
-  return reg.format === 'json' ? removeJson(text, reg, path, createdByInit) : removeToml(text, reg, createdByInit);
+  return reg.format === 'toml' ? removeToml(text, reg, createdByInit) : removeJson(text, reg, path, createdByInit);
 }
 
 function addJson(text: string | null, reg: McpRegistration, path: string): TextChange {

@@ -18,7 +18,7 @@ export const GIT_HOOK_EVENTS: Record<string, () => Promise<{ run: HookHandler }>
 };
 
 /**
- * Agent hook events (`hook <event> --agent claude|codex|gemini`) go to app/agent-hook.ts,
+ * Agent hook events (`hook <event> --agent NAME`: claude, codex, gemini, cursor, copilot, opencode, droid) go to app/agent-hook.ts,
  * which reads the agent's JSON, answers in that agent's format and never blocks the agent:
  * whatever happens (an unknown event, bad input, an internal error) the exit code is 0.
  */
@@ -40,13 +40,13 @@ export const command: CommandModule = {
     name: 'hook',
     summary: 'entry point for git hooks and agent hooks (called by the installed hooks)',
     description:
-      "Git events: post-commit, prepare-commit-msg, post-rewrite, post-merge and post-checkout (a squash or rebase merge pulled from the forge: handoffs follow their commits), pre-push (init --sync). Agent events (with --agent claude|codex|gemini): session-start, user-prompt-submit, pre-compact, stop, session-end, or the agent's own names (SessionStart, BeforeAgent, AfterAgent, ...); the agent's JSON on stdin, its answer on stdout, always exit 0. A hook never breaks the user's git: an internal error is one line on stderr and exit 0; only a strict fidelity sweep (handoff.sweep.strict) stops a commit (exit 1). HANDOFF_SKIP=1 turns every hook off.",
+      "Git events: post-commit, prepare-commit-msg, post-rewrite, post-merge and post-checkout (a squash or rebase merge pulled from the forge: handoffs follow their commits), pre-push (init --sync). Agent events (with --agent claude|codex|gemini|cursor|copilot|opencode|droid): session-start, user-prompt-submit, pre-compact, stop, session-end, or the agent's own names (SessionStart, BeforeAgent, AfterAgent, ...); the agent's JSON on stdin, its answer on stdout, always exit 0. A hook never breaks the user's git: an internal error is one line on stderr and exit 0; only a strict fidelity sweep (handoff.sweep.strict) stops a commit (exit 1). HANDOFF_SKIP=1 turns every hook off.",
     positionals: [
       { name: 'event', describe: 'the hook event, e.g. post-commit' },
       { name: 'args', describe: 'the arguments git passed to the hook', optional: true, variadic: true },
     ],
     options: {
-      agent: { type: 'string', arg: 'name', describe: 'an agent hook event of this agent (claude, codex, gemini)' },
+      agent: { type: 'string', arg: 'name', describe: 'an agent hook event of this agent (claude, codex, gemini, cursor, copilot, opencode, droid)' },
     },
   },
 

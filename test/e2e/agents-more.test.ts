@@ -72,9 +72,15 @@ describe('init --agent for the new agents', () => {
     expect(d.Stop[0].hooks[0]).toEqual({ type: 'command', command: 'git handoff hook stop --agent droid', timeout: 30 });
     expect(existsSync(join(repo.dir, '.factory/settings.json'))).toBe(false);
     expect(readFileSync(join(repo.dir, 'AGENTS.md'), 'utf8')).toBe(`# Agents\n\n${TRIGGER}\n`);
+    // the MCP server where each reads project servers
+    const server = { command: 'git', args: ['handoff', 'mcp'] };
+    expect(json(repo, '.cursor/mcp.json')).toEqual({ mcpServers: { 'git-handoff': server } });
+    expect(json(repo, '.mcp.json')).toEqual({ mcpServers: { 'git-handoff': { type: 'stdio', ...server } } });
+    expect(json(repo, 'opencode.json')).toEqual({ mcp: { 'git-handoff': { type: 'local', command: ['git', 'handoff', 'mcp'] } } });
+    expect(json(repo, '.factory/mcp.json')).toEqual({ mcpServers: { 'git-handoff': { type: 'stdio', ...server } } });
     // the files init created, and Droid's personal file, stay out of git
     const exclude = readFileSync(join(repo.dir, '.git/info/exclude'), 'utf8');
-    for (const p of ['/.github/hooks/git-handoff.json', '/.opencode/plugins/git-handoff.js']) expect(exclude).toContain(`${p}\n`);
+    for (const p of ['/.github/hooks/git-handoff.json', '/.opencode/plugins/git-handoff.js', '/.cursor/mcp.json', '/.mcp.json', '/opencode.json', '/.factory/mcp.json']) expect(exclude).toContain(`${p}\n`);
     // they were there before: the user's own
     expect(exclude).not.toContain('/.cursor/hooks.json');
     expect(exclude).not.toContain('/.factory/hooks.json');

@@ -212,8 +212,9 @@ function planMcp(ctx: PlanContext, adapter: AgentAdapter, earlier: Step[], share
   if (!change.changed) return [];
   const then = prior?.recipe as Recipe | undefined;
   const created = then && 'created' in then ? then.created : current === null;
-  const steps: Step[] = [fileStep(abs, change, `register the MCP server (git handoff mcp) as ${reg.format === 'json' ? `${reg.key}.git-handoff` : `[${reg.key}.git-handoff]`} in ${reg.file}`, { part: 'mcp', agent: adapter.name, created, ...(then ? { then } : {}) })];
-  if (!prior && current === null && !shared && reg.file === '.mcp.json') {
+  const steps: Step[] = [fileStep(abs, change, `register the MCP server (git handoff mcp) as ${reg.format === 'toml' ? `[${reg.key}.git-handoff]` : `${reg.key}.git-handoff`} in ${reg.file}`, { part: 'mcp', agent: adapter.name, created, ...(then ? { then } : {}) })];
+  // a file init creates stays out of git unless --shared, as the agent's hook file does
+  if (!prior && current === null && !shared && (reg.file === '.mcp.json' || AGENT_FILES[adapter.name].exclude === 'created')) {
     const exclude = join(ctx.repo.paths.commonDir, 'info', 'exclude');
     const pending = latestStep(exclude);
     steps.push(...planExclude(ctx, reg.file, pending ? (pending.content?.toString('utf8') ?? '') : undefined));
