@@ -10,5 +10,8 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: 'forks',
     fileParallelism: false,
+    // Real agent CLIs, servers and fault proxies on a shared machine: one retry, and vitest
+    // still reports a test that needed it as flaky.
+    retry: 1,
   },
 });
