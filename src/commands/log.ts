@@ -6,6 +6,25 @@ import { checkedSelection } from '../app/show.js';
 import { isoUtc } from '../git/identity.js';
 import { UsageError } from '../errors.js';
 
+/** Output gathered into writes of about 64 KiB: one write per version would be 50,000 system calls. */
+function chunked(write: (text: string) => void): { write(text: string): void; flush(): void } {
+  let parts: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (parts.length) write(parts.join(''));
+    parts = [];
+    size = 0;
+  };
+  return {
+    write(text) {
+      parts.push(text);
+      size += text.length;
+      if (size >= 1 << 16) flush();
+    },
+    flush,
+  };
+}
+
 export const command: CommandModule = {
   spec: {
     name: 'log',
@@ -27,37 +46,39 @@ export const command: CommandModule = {
     try {
       const store = new HandoffStore(repo);
       const { versions } = await store.select(await checkedSelection(repo, store, { branch: str(args.values.branch), all: Boolean(args.values.all) }));
-      const rows = [];
+      // Each version is written as it is found (issue 13): 50,000 of them are never held at
+      // once. The JSON is the bytes `JSON.stringify(doc, null, 2)` gives for the whole list.
+      const out = chunked((t) => ctx.io.out(t));
+      let n = 0;
+      if (ctx.json) out.write('{\n  "ok": true,\n  "versions": [');
+      const p = ctx.io.paint;
       for await (const v of versions) {
-        if (rows.length >= max) break;
-        rows.push(v);
-      }
-      if (ctx.json) {
-        ctx.io.json({
-          ok: true,
-          versions: rows.map((v) => ({
+        if (n >= max) break;
+        n++;
+        const date = typeof v.handoff.date === 'string' ? v.handoff.date : isoUtc(v.timestamp);
+        if (ctx.json) {
+          const row = {
             version: v.id,
             target: v.target,
-            date: typeof v.handoff.date === 'string' ? v.handoff.date : isoUtc(v.timestamp),
+            date,
             valid: v.valid,
             session_id: v.handoff.session_id ?? null,
             status: v.handoff.status ?? null,
             summary: v.handoff.summary ?? null,
-          })),
-        });
-        return;
-      }
-      const p = ctx.io.paint;
-      for (const v of rows) {
-        const date = (typeof v.handoff.date === 'string' ? v.handoff.date : isoUtc(v.timestamp)).replace('T', ' ').replace('Z', '');
-        const head = `${p.warn(v.id.slice(0, 12))} ${p.dim(date)}`;
+          };
+          out.write(`${n > 1 ? ',' : ''}\n    ${JSON.stringify(row, null, 2).replace(/\n/g, '\n    ')}`);
+          continue;
+        }
+        const head = `${p.warn(v.id.slice(0, 12))} ${p.dim(date.replace('T', ' ').replace('Z', ''))}`;
         if (!v.valid) {
-          ctx.io.out(`${head} ${v.target.slice(0, 7)} (invalid: ${v.problems[0]})\n`);
+          out.write(`${head} ${v.target.slice(0, 7)} (invalid: ${v.problems[0]})\n`);
           continue;
         }
         const summary = (v.handoff.summary ?? '').split('\n')[0];
-        ctx.io.out(`${head} ${v.target.slice(0, 7)} ${v.branch ?? '-'} ${v.handoff.status ?? '-'} ${summary}\n`);
+        out.write(`${head} ${v.target.slice(0, 7)} ${v.branch ?? '-'} ${v.handoff.status ?? '-'} ${summary}\n`);
       }
+      if (ctx.json) out.write(n ? '\n  ]\n}\n' : ']\n}\n');
+      out.flush();
     } finally {
       repo.close();
     }

@@ -35,18 +35,46 @@ export interface NoteRef {
   path: string;
 }
 
+/**
+ * The entries named `blobName` (not a tree) and `treeName` (a tree) of a raw tree object,
+ * found without parsing the rest: a fan-out level holds 256 entries and a walk over every
+ * version reads two levels per version (issue 13).
+ */
+function pick(data: Buffer, blobName: string, treeName: string): { blob: string | null; tree: string | null } {
+  let blob: string | null = null;
+  let tree: string | null = null;
+  let i = 0;
+  while (i < data.length) {
+    const sp = data.indexOf(0x20, i);
+    const nul = sp < 0 ? -1 : data.indexOf(0, sp);
+    if (sp < 0 || nul < 0 || nul + 21 > data.length) throw new Error('corrupt tree object');
+    const len = nul - sp - 1;
+    if (len === blobName.length || len === treeName.length) {
+      const name = data.toString('latin1', sp + 1, nul);
+      if (name === blobName || name === treeName) {
+        const isTree = isTreeMode(data.toString('latin1', i, sp));
+        if (!isTree && name === blobName) blob ??= data.toString('hex', nul + 1, nul + 21);
+        if (isTree && name === treeName) tree ??= data.toString('hex', nul + 1, nul + 21);
+      }
+    }
+    i = nul + 21;
+  }
+  return { blob, tree };
+}
+
 /** Finds the note for `target` at whatever fan-out depth it sits. */
 export async function findNote(store: ObjectStore, root: string, target: string): Promise<NoteRef | null> {
   let tree = root;
   let rest = target;
   let prefix = '';
   for (;;) {
-    const entries = await readTree(store, tree);
-    const blob = entries.find((e) => e.name === rest && !isTreeMode(e.mode));
-    if (blob) return { target, blob: blob.oid, path: prefix + rest };
-    const sub = entries.find((e) => e.name === rest.slice(0, 2) && isTreeMode(e.mode));
-    if (!sub || rest.length <= 2) return null;
-    tree = sub.oid;
+    if (tree === EMPTY_TREE_OID) return null;
+    const obj = await store.read(tree);
+    if (!obj || obj.type !== 'tree') throw new Error(`tree ${tree} is missing`);
+    const found = pick(obj.data, rest, rest.slice(0, 2));
+    if (found.blob) return { target, blob: found.blob, path: prefix + rest };
+    if (!found.tree || rest.length <= 2) return null;
+    tree = found.tree;
     prefix += `${rest.slice(0, 2)}/`;
     rest = rest.slice(2);
   }

@@ -10,10 +10,14 @@ import { hashObject, type GitObject, type ObjectStore, type ObjectType } from '.
  * at objects/xx/yyyy, written to a temporary file and renamed), which costs no process.
  */
 let tmpCounter = 0;
+/** Bounds of the read cache: enough for every object one command reads twice, not a whole history. */
+const CACHE_BYTES = 32 << 20;
+const CACHE_ENTRIES = 20000;
 
 export class GitObjectStore implements ObjectStore {
   private readonly batch: CatFileBatch;
   private readonly cache = new Map<string, GitObject>();
+  private cachedBytes = 0;
 
   private readonly local: InProcessObjects;
 
@@ -39,8 +43,22 @@ export class GitObjectStore implements ObjectStore {
     }
     // Whatever this process cannot read itself, git can (promisor remotes, pack index v1).
     obj ??= await this.batch.read(oid);
-    if (obj && /^[0-9a-f]{40}$/.test(oid)) this.cache.set(oid, obj);
+    if (obj && /^[0-9a-f]{40}$/.test(oid)) this.remember(oid, obj);
     return obj;
+  }
+
+  /**
+   * Keeps an object for the next read, within a bound: a walk over 50,000 versions reads
+   * some 200,000 objects once each, and keeping them all cost 2 GiB (issue 13). Past the
+   * bound the cache starts again; a later read goes back to the pack.
+   */
+  private remember(oid: string, obj: GitObject): void {
+    if (this.cachedBytes + obj.data.length > CACHE_BYTES || this.cache.size >= CACHE_ENTRIES) {
+      this.cache.clear();
+      this.cachedBytes = 0;
+    }
+    this.cache.set(oid, obj);
+    this.cachedBytes += obj.data.length;
   }
 
   /** Resolves a revision expression (`HEAD`, `refs/...`, `<commit>:<path>`) through cat-file. */
@@ -73,7 +91,7 @@ export class GitObjectStore implements ObjectStore {
         if (!existsSync(file)) throw e;
       }
     }
-    this.cache.set(oid, { type, data });
+    this.remember(oid, { type, data });
     return oid;
   }
 

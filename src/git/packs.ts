@@ -27,6 +27,8 @@ class Pack {
   private idxFd: number;
   private packFd = -1;
   private fanout: Uint32Array | null = null;
+  /** The index's object ids by first byte, each read once: re-reading a bucket per lookup made a walk quadratic (issue 13). */
+  private buckets: (Buffer | undefined)[] = [];
   count = 0;
 
   constructor(readonly idxPath: string) {
@@ -59,7 +61,7 @@ class Pack {
     const lo = first === 0 ? 0 : fanout[first - 1];
     const hi = fanout[first];
     if (hi <= lo) return -1;
-    const shas = this.readAt(this.idxFd, 8 + 1024 + lo * 20, (hi - lo) * 20);
+    const shas = (this.buckets[first] ??= this.readAt(this.idxFd, 8 + 1024 + lo * 20, (hi - lo) * 20));
     const want = Buffer.from(oid, 'hex');
     let a = 0;
     let b = hi - lo;
@@ -238,6 +240,17 @@ export class InProcessObjects {
    * as missing in `cat-file --batch`: corruption must not pass for absence).
    */
   read(oid: string): GitObject | null {
+    // git looks in packs first and falls back to a loose copy; a damaged loose copy with a
+    // good packed one is therefore no error. Packs first here too: most objects of a large
+    // history are packed, and a failed open per object was a tenth of a long walk (issue 13).
+    let found: GitObject | null | 'declined' | Error;
+    try {
+      found = this.readPacked(oid);
+    } catch (e) {
+      if (!(e instanceof CorruptObject)) throw e;
+      found = e;
+    }
+    if (found && found !== 'declined' && !(found instanceof Error)) return found;
     let damaged: Error | null = null;
     for (const d of this.dirs) {
       let raw: Buffer;
@@ -250,12 +263,9 @@ export class InProcessObjects {
       if (!(obj instanceof Error)) return obj;
       damaged ??= obj;
     }
-    // git looks in packs first and falls back to a loose copy; a damaged loose copy with a
-    // good packed one is therefore no error.
-    const found = this.readPacked(oid);
     if (found === 'declined') throw new ReaderDeclined(`a pack index this reader does not read may hold ${oid}`);
+    if (found instanceof CorruptObject) throw found;
     if (found instanceof Error) throw corrupt(oid, found.message);
-    if (found) return found;
     if (damaged) throw corrupt(oid, damaged.message);
     return null;
   }
