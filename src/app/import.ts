@@ -7,9 +7,9 @@
 import type { Repo } from '../git/repo.js';
 import { writeHandoff, type WriteResult } from './write.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
-import { looksLikeNextSession, parseNextSession, renderNextSession } from '../core/next-session.js';
+import { looksLikeNextSession, mergeTrackExtras, parseNextSession, renderNextSession } from '../core/next-session.js';
 import { parseDocument, ParseError } from '../core/parse.js';
-import { userContent, type Handoff } from '../core/schema.js';
+import { userContent, type Handoff, type OpenTrack } from '../core/schema.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { InvalidHandoff, InvalidInput } from '../errors.js';
 
@@ -47,7 +47,10 @@ async function readNextSession(text: string, name: string): Promise<{ handoff: H
       throw e;
     }
     if (!isObj(other)) throw new InvalidHandoff(`${name}: section 'Other fields' must hold a YAML mapping`);
-    for (const [k, v] of Object.entries(other)) h[k] = MERGED.includes(k) && isObj(v) && isObj(h[k]) ? { ...(h[k] as Obj), ...v } : v;
+    for (const [k, v] of Object.entries(other)) {
+      if (k === 'open_tracks' && Array.isArray(v) && Array.isArray(h.open_tracks)) h.open_tracks = mergeTrackExtras(h.open_tracks as OpenTrack[], v);
+      else h[k] = MERGED.includes(k) && isObj(v) && isObj(h[k]) ? { ...(h[k] as Obj), ...v } : v;
+    }
   }
   return { handoff: h as Handoff, unknownSections: parsed.unknownSections };
 }

@@ -52,9 +52,36 @@ function otherFields(h: Handoff): Record<string, unknown> {
       if (Object.keys(rest).length) out[k] = rest;
     } else if (filled(v)) out[k] = v;
   }
-  // Tracks whose items carry more than the table's three columns travel whole.
-  if ((h.open_tracks ?? []).some((t) => Object.keys(t).some((k) => !NESTED_ORDER.open_tracks.includes(k)))) out.open_tracks = h.open_tracks;
+  // A track's keys beyond the table's three columns travel here under its name; the table
+  // stays the one place its name, readiness and entry point are read from, so editing a row
+  // is not overridden by this block (review of issue 11).
+  const extras = (h.open_tracks ?? []).map(trackExtras).filter((t): t is Record<string, unknown> => t !== null);
+  if (extras.length) out.open_tracks = extras;
   return out;
+}
+
+const TRACK_COLUMNS: readonly string[] = NESTED_ORDER.open_tracks;
+
+/** `{name, ...keys beyond the three columns}`, or null when the track has none. */
+function trackExtras(t: OpenTrack): Record<string, unknown> | null {
+  const rest = Object.entries(t).filter(([k]) => !TRACK_COLUMNS.includes(k));
+  return rest.length ? { name: t.name ?? '', ...Object.fromEntries(rest) } : null;
+}
+
+/**
+ * The tracks of the table with the extra keys "Other fields" gives for a track of the same
+ * name (first unused match). The table wins for name, readiness and entry point; a track
+ * deleted from the table takes its extra keys with it.
+ */
+export function mergeTrackExtras(table: OpenTrack[], other: unknown[]): OpenTrack[] {
+  const used = new Set<number>();
+  return table.map((t) => {
+    const i = other.findIndex((o, j) => !used.has(j) && typeof o === 'object' && o !== null && !Array.isArray(o) && (o as OpenTrack).name === t.name);
+    if (i < 0) return t;
+    used.add(i);
+    const rest = Object.entries(other[i] as Record<string, unknown>).filter(([k]) => !TRACK_COLUMNS.includes(k));
+    return { ...t, ...Object.fromEntries(rest) } as OpenTrack;
+  });
 }
 
 const TITLE = 'Next session handoff';

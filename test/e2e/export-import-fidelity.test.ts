@@ -82,3 +82,34 @@ describe('export -> import keeps every field', () => {
     expect(h.continuation_refs).toEqual(['docs/plan.md']);
   });
 });
+
+describe('a track with extra keys (review of issue 11)', () => {
+  it('an edit of its table row is kept, and the extra key still round-trips', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: start', { 'a.txt': 'a\n' });
+    const input = `summary: s
+open_tracks:
+  - name: alpha
+    readiness: half
+    entry_point: a.ts
+    owner: bob
+  - name: beta
+    readiness: low
+    entry_point: b.ts
+`;
+    expect(handoff(repo, ['write'], { input }).code).toBe(0);
+    const file = join(repo.dir, 'NEXT_SESSION.md');
+    expect(handoff(repo, ['export', '-o', file]).code).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(handoff(repo, ['import', file, '--json']).json.unchanged).toBe(true);
+    expect(text).toContain('| beta | low | b.ts |');
+    writeFileSync(file, text.replace('| beta | low | b.ts |', '| beta | high | b.ts |').replace('| alpha | half | a.ts |', '| alpha | done | a.ts |'));
+    const edited = handoff(repo, ['import', file, '--json']);
+    expect(edited.code, edited.stderr).toBe(0);
+    expect(edited.json.unchanged).toBe(false);
+    expect(edited.json.handoff.open_tracks).toEqual([
+      { name: 'alpha', readiness: 'done', entry_point: 'a.ts', owner: 'bob' },
+      { name: 'beta', readiness: 'high', entry_point: 'b.ts' },
+    ]);
+  });
+});
