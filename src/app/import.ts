@@ -9,7 +9,7 @@ import { writeHandoff, type WriteResult } from './write.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { looksLikeNextSession, mergeTrackExtras, parseNextSession, renderNextSession } from '../core/next-session.js';
 import { parseDocument, ParseError } from '../core/parse.js';
-import { userContent, type Handoff, type OpenTrack } from '../core/schema.js';
+import { KEY_ORDER, userContent, type Handoff, type OpenTrack } from '../core/schema.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { InvalidHandoff, InvalidInput } from '../errors.js';
 
@@ -67,12 +67,28 @@ function keepUnedited(h: Obj, shown: Obj, base: Obj): void {
   }
 }
 
+/**
+ * Markdown without a file name to tell (stdin): a heading line, and read as YAML it is no
+ * mapping or a mapping with not one handoff field (its `key: value` lines would all be kept
+ * as unknown fields). A YAML handoff with a comment on top holds known fields.
+ */
+async function readsAsMarkdown(text: string): Promise<boolean> {
+  if (!/^#{1,6}[ \t]+\S/m.test(text)) return false;
+  let doc: unknown;
+  try {
+    doc = await parseDocument(text);
+  } catch {
+    return true;
+  }
+  return !isObj(doc) || !Object.keys(doc).some((k) => KEY_ORDER.includes(k) || k === 'open_treks');
+}
+
 export async function importHandoff(repo: Repo, req: ImportRequest): Promise<ImportResult> {
   const maxBytes = await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES);
   const decoded = decodeText(req.bytes, maxBytes);
   if ('problem' in decoded) throw new InvalidInput(decoded.problem.message.replace(/^input/, req.name));
   const nextSession = req.format === 'next-session' || (req.format === 'auto' && looksLikeNextSession(decoded.text));
-  if (!nextSession && req.format === 'auto' && /\.(md|markdown)$/i.test(req.name)) {
+  if (!nextSession && req.format === 'auto' && (/\.(md|markdown)$/i.test(req.name) || (!/\.(ya?ml|json)$/i.test(req.name) && (await readsAsMarkdown(decoded.text))))) {
     // Read as YAML, Markdown is a comment and a stray `key: value` (issue 11): say which format reads it.
     throw new InvalidInput(
       `${req.name} is Markdown but not a .tasks/NEXT_SESSION.md ('# Next session handoff' and '## ' sections such as Open tracks, Ask the user, Don't do); put it in that format (see 'git handoff export --format next-session'), or give YAML or JSON with --format yaml`,

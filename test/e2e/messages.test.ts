@@ -101,6 +101,20 @@ describe('messages that say what to do next', () => {
     expect(repo.notesRef()).toBeNull();
   });
 
+  it('import - of Markdown on stdin is refused the same way, not stored as unknown fields (review of issue 11)', () => {
+    const repo = repoWithCommit();
+    for (const input of ['# My notes\n\nowner: bob\nparser: half done\n', '# Notes\n\nSome text here.\n\n- one item\n']) {
+      const r = handoff(repo, ['import', '-'], { input });
+      expect(r.code, input).toBe(1);
+      expect(r.stderr).toContain('stdin is Markdown but not a .tasks/NEXT_SESSION.md');
+      expect(repo.notesRef()).toBeNull();
+    }
+    // a YAML handoff with a comment on top is still YAML
+    const yaml = handoff(repo, ['import', '-'], { input: '# today\nsummary: parser done\nowner: bob\n' });
+    expect(yaml.code, yaml.stderr).toBe(0);
+    expect(handoff(repo, ['show', '--json']).json.handoff.owner).toBe('bob');
+  });
+
   it('accept before review names doc --to-status ready-for-review', () => {
     const repo = repoWithCommit();
     expect(handoff(repo, ['claim', '--work-item', 'local:#3', '--title', 'Parse the config']).code).toBe(0);
