@@ -30,9 +30,11 @@ export interface ItemStatus {
   remote: RemoteItem | null;
   /** how the tracker and our record differ, one phrase each (empty: they agree) */
   disagreements: string[];
+  /** why the tracker could not be read (listing every item only; one item exits 4 instead) */
+  remoteError: string | null;
 }
 
-export async function itemStatus(repo: Repo, ref: WorkItemRef): Promise<{ status: ItemStatus; notice: string | null }> {
+export async function itemStatus(repo: Repo, ref: WorkItemRef, opts: { keepGoing?: boolean } = {}): Promise<{ status: ItemStatus; notice: string | null }> {
   const ctx = await openItem(repo, ref, { write: false });
   const record = ctx.record;
   const path = record?.handoffDoc ?? handoffDocPath(ref);
@@ -51,7 +53,15 @@ export async function itemStatus(repo: Repo, ref: WorkItemRef): Promise<{ status
   }
   const receipts = await receiptsOf(ctx.items, record);
   const auth = record ? await authorizationOf(ctx, record, receipts) : null;
-  const remote = await inspectRemote(ctx);
+  let remote: RemoteItem | null = null;
+  let remoteError: string | null = null;
+  try {
+    remote = await inspectRemote(ctx);
+  } catch (e) {
+    // Listing every item, one tracker that cannot be read hides none of the others (review of issue 11).
+    if (!opts.keepGoing || !(e instanceof ProviderFailed)) throw e;
+    remoteError = e.message;
+  }
   const handoffDoc = exists || record?.handoffDoc ? path : null;
   const disagreements = remote ? remoteDisagreements({ state: ctx.state, handoffDoc: record?.handoffDoc ?? null }, remote, ctx.policy.effective.statusValues) : [];
   return {
@@ -69,6 +79,7 @@ export async function itemStatus(repo: Repo, ref: WorkItemRef): Promise<{ status
         : null,
       remote,
       disagreements,
+      remoteError,
     },
   };
 }
@@ -94,7 +105,7 @@ export async function allStatuses(repo: Repo): Promise<{ statuses: ItemStatus[];
   const statuses: ItemStatus[] = [];
   let notice: string | null = null;
   for (const r of records) {
-    const s = await itemStatus(repo, parseWorkItem(r.workItem)!);
+    const s = await itemStatus(repo, parseWorkItem(r.workItem)!, { keepGoing: true });
     statuses.push(s.status);
     notice = s.notice;
   }

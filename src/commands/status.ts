@@ -22,6 +22,7 @@ function itemJson(s: ItemStatus) {
       handoff_doc: s.remote.boardHandoffDoc,
     },
     disagreements: s.disagreements,
+    remote_error: s.remoteError,
     authorization: s.authorization && { id: s.authorization.id, valid: s.authorization.valid, reason: s.authorization.reason, retries_left: s.authorization.retriesLeft, scope: s.authorization.scope },
   };
 }
@@ -35,6 +36,7 @@ function render(s: ItemStatus): string {
     const board = r.statusField ? `; board ${r.statusField}: ${r.boardStatus ?? '(not set)'}, ${r.handoffDocField}: ${r.boardHandoffDoc ?? '(not set)'}` : '';
     lines.push(`  github: issue ${r.issueState.toLowerCase() || 'state unknown'}${r.title ? ` - ${r.title}` : ''}${board}`);
   }
+  if (s.remoteError) lines.push(`  github: not read: ${s.remoteError}`);
   if (s.disagreements.length) {
     lines.push(`  remote and local disagree: ${s.disagreements.join('; ')} (re-run the last work-item command to update GitHub, or correct the board by hand)`);
   }
@@ -67,8 +69,12 @@ export const command: CommandModule = {
       }
       const { statuses, notice } = await allStatuses(repo);
       if (notice) ctx.io.err(`git handoff: ${notice}`);
-      if (ctx.json) return void ctx.io.json({ ok: true, items: statuses.map(itemJson) });
-      ctx.io.out(statuses.length ? statuses.map(render).join('') : 'no work items yet\n');
+      // Every item is listed; a tracker that could not be read is still an external step that failed (exit 4, safe to re-run).
+      const unread = statuses.filter((s) => s.remoteError).length;
+      if (unread) ctx.io.err(`git handoff: ${unread} item${unread === 1 ? '' : 's'} could not be read from the tracker (shown from our record only); re-run 'git handoff status' once gh works`);
+      if (ctx.json) ctx.io.json({ ok: true, items: statuses.map(itemJson) });
+      else ctx.io.out(statuses.length ? statuses.map(render).join('') : 'no work items yet\n');
+      return unread ? 4 : 0;
     } finally {
       repo.close();
     }

@@ -72,6 +72,19 @@ describe('status of a github: item reads the issue and the board (read-only)', (
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/^git handoff: github: reading github:acme\/widgets#12 failed: .*re-run it once gh works/);
     }
+    // Every item (review of issue 11): a tracker that cannot be read hides no local item.
+    expect(run(['claim', '--work-item', 'local:#4', '--title', 'Local work', '--session', 's1']).code).toBe(0);
+    const all = run(['status', '--json'], { FAKE_GH_NULL: '^issue view' });
+    expect(all.code, all.stderr).toBe(4);
+    expect(all.json.items.map((i: any) => [i.work_item, i.remote, Boolean(i.remote_error)])).toEqual([
+      [W, null, true],
+      ['local:#4', null, false],
+    ]);
+    expect(all.stderr).toContain('1 item could not be read from the tracker');
+    const human = run(['status'], { FAKE_GH_NULL: '^issue view' });
+    expect(human.code).toBe(4);
+    expect(human.stdout).toContain('local:#4: in-progress - Local work\n');
+    expect(human.stdout).toContain('  github: not read: github: reading github:acme/widgets#12 failed');
     // The same for claim, which reads the issue through gh too.
     const c = run(['claim', '--work-item', 'github:acme/widgets#13', '--session', 's1', '--json'], { FAKE_GH_NULL: '^issue view' });
     expect(c.code, c.stderr).toBe(4);
