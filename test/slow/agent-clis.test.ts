@@ -5,8 +5,9 @@
  * after `git handoff init --agent NAME`. Each test asserts that the bookmark reaches the
  * model, that a session-end phrase adds the write instruction and an ordinary prompt does
  * not, that a stop after the phrase is blocked once (the block's reason reaches the
- * model), that nothing on stderr complains about our settings, and that `uninstall`
- * leaves the files byte for byte as they were. A CLI that is not installed skips, named.
+ * model), that our MCP server's tools reach the model (the program started `git handoff
+ * mcp` from the file init registered it in), that nothing on stderr complains about our
+ * settings, and that `uninstall` leaves the files byte for byte as they were. A CLI that is not installed skips, named.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
@@ -116,27 +117,42 @@ const NOTICES = [
   /Agent execution blocked: git handoff: the user ended the session but no handoff was written/,
 ];
 
+/** Our MCP server's tools reached the model: the program started `git handoff mcp` from the file init registered it in. */
+const MCP_TOOL = 'handoff_show';
+
 function complaints(stderr: string): string[] {
   return stderr.split('\n').filter((l) => COMPLAINT.test(l) && !NOTICES.some((n) => n.test(l)));
 }
 
-/** The uninstall of `init --agent`: the files are as they were, byte for byte. */
-function expectExactUninstall(repo: TestRepo, before: Record<string, string>): void {
+/**
+ * The uninstall of `init --agent`: the files are as they were, byte for byte, but for what
+ * the program itself wrote into the project while it ran (`programs`: path -> what is left
+ * of it, our part taken out), which stays, as uninstall leaves others' changes.
+ */
+function expectExactUninstall(repo: TestRepo, before: Record<string, string>, programs: Record<string, unknown> = {}): void {
   const u = handoff(repo, ['uninstall']);
   expect(u.code, u.stderr).toBe(0);
-  expect(snapshot(repo.dir)).toEqual(before);
+  const after = snapshot(repo.dir);
+  for (const [path, left] of Object.entries(programs)) {
+    if (path in after) expect(typeof left === 'string' ? after[path] : JSON.parse(after[path])).toEqual(left);
+    delete after[path];
+  }
+  expect(after).toEqual(before);
 }
 
 const claudeBin = bin('claude');
 describe.skipIf(!has(claudeBin))(`Claude Code (real CLI${has(claudeBin) ? '' : ': not installed in .agent-clis, run node scripts/agent-clis.mjs'})`, () => {
   it('bookmark at session start, the write instruction after a session-end phrase only, the stop blocked once, nothing on stderr about our settings, exact uninstall', async () => {
-    const { repo, env, before } = project('claude');
+    const { repo, home, env, before } = project('claude');
+    // the approval Claude Code asks for once for a project's .mcp.json servers
+    writeFileSync(join(home, '.claude.json'), JSON.stringify({ projects: { [repo.dir]: { enabledMcpjsonServers: ['git-handoff'], hasTrustDialogAccepted: true } } }));
     const cenv = { ...env, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' };
     model.reset();
     const a = await run(claudeBin, ['-p', 'hello there, how are things?'], { cwd: repo.dir, env: cenv });
     expect(a.code, a.stderr).toBe(0);
     expect(a.stdout).toContain('OK from the fake model.');
     expect(model.modelText()).toContain(BOOKMARK);
+    expect(model.modelText()).toContain(MCP_TOOL);
     expect(model.modelText()).not.toContain(WRITE_NOW);
     expect(complaints(a.stderr)).toEqual([]);
 
@@ -148,7 +164,8 @@ describe.skipIf(!has(claudeBin))(`Claude Code (real CLI${has(claudeBin) ? '' : '
     // the model wrote nothing: the stop is blocked once, and its reason reaches the model
     expectBlockedOnce(sent);
     expect(complaints(b.stderr)).toEqual([]);
-    expectExactUninstall(repo, before);
+    // Claude Code records the approval of the project's MCP server in its personal settings file
+    expectExactUninstall(repo, before, { '.claude/settings.local.json': { enabledMcpjsonServers: ['git-handoff'] } });
   });
 });
 
@@ -166,6 +183,7 @@ describe.skipIf(!has(geminiBin))(`Gemini CLI (real CLI${has(geminiBin) ? '' : ':
     const a = await run(geminiBin, args('hello there, how are things?'), { cwd: repo.dir, env: genv });
     expect(a.code, a.stderr).toBe(0);
     expect(model.modelText()).toContain(BOOKMARK);
+    expect(model.modelText()).toContain(MCP_TOOL);
     expect(model.modelText()).not.toContain(WRITE_NOW);
     expect(a.stdout + a.stderr).not.toContain('before the context is compacted');
     expect(complaints(a.stderr)).toEqual([]);
@@ -270,6 +288,7 @@ describe.skipIf(!has(codexBin))(`Codex CLI (real CLI${has(codexBin) ? '' : ': no
     const a = await exec('hello there, how are things?');
     expect(a.code, a.stderr).toBe(0);
     expect(model.modelText()).toContain(BOOKMARK);
+    expect(model.modelText()).toContain(MCP_TOOL);
     expect(model.modelText()).not.toContain(WRITE_NOW);
     expect(complaints(a.stderr)).toEqual([]);
     expect(a.stderr).not.toMatch(/deprecated|clamping/);
@@ -302,6 +321,7 @@ describe.skipIf(!has(copilotBin))(`Copilot CLI (real CLI${has(copilotBin) ? '' :
     const a = await ask('hello there, how are things?');
     expect(a.code, a.stderr).toBe(0);
     expect(model.modelText()).toContain(BOOKMARK);
+    expect(model.modelText()).toContain(MCP_TOOL);
     expect(model.modelText()).not.toContain(WRITE_NOW);
     expect(complaints(a.stderr)).toEqual([]);
 
@@ -409,6 +429,7 @@ describe.skipIf(!has(droidBin))(`Factory Droid (real CLI${has(droidBin) ? '' : '
     model.reset();
     const a = await droidSession(droidBin, repo.dir, denv, ['hello there, how are things?']);
     expect(model.modelText()).toContain(BOOKMARK);
+    expect(model.modelText()).toContain(MCP_TOOL);
     expect(model.modelText()).not.toContain(WRITE_NOW);
     expect(complaints(a.stderr)).toEqual([]);
 
@@ -447,6 +468,7 @@ describe.skipIf(!has(opencodeBin))(`OpenCode (real CLI${has(opencodeBin) ? '' : 
     expect(a.code, a.stderr).toBe(0);
     // a plugin that fails to load is skipped without a word: the bookmark in the request is the proof it loaded
     expect(model.modelText(), existsSync(join(home, 'plugin.log')) ? readFileSync(join(home, 'plugin.log'), 'utf8') : 'the plugin logged nothing').toContain(BOOKMARK);
+    expect(model.modelText()).toContain(MCP_TOOL);
     expect(model.modelText()).not.toContain(WRITE_NOW);
     expect(complaints(a.stderr)).toEqual([]);
 
@@ -455,12 +477,9 @@ describe.skipIf(!has(opencodeBin))(`OpenCode (real CLI${has(opencodeBin) ? '' : 
     expect(b.code, b.stderr).toBe(0);
     expect(model.modelText()).toContain(WRITE_NOW);
     expect(complaints(b.stderr)).toEqual([]);
-    // OpenCode writes its own .opencode/.gitignore into any .opencode/ folder it sees; the rest is as before
-    const u = handoff(repo, ['uninstall']);
-    expect(u.code, u.stderr).toBe(0);
-    const after = snapshot(repo.dir);
-    expect(after['.opencode/.gitignore']).toContain('node_modules');
-    delete after['.opencode/.gitignore'];
-    expect(after).toEqual(before);
+    // OpenCode writes its own .opencode/.gitignore into any .opencode/ folder it sees, and
+    // adds "$schema" to the opencode.json it reads (where our MCP entry was)
+    expect(readFileSync(join(repo.dir, '.opencode/.gitignore'), 'utf8')).toContain('node_modules');
+    expectExactUninstall(repo, before, { '.opencode/.gitignore': readFileSync(join(repo.dir, '.opencode/.gitignore'), 'utf8'), 'opencode.json': { $schema: 'https://opencode.ai/config.json' } });
   });
 });
