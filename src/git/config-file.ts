@@ -2,11 +2,12 @@
  * Reads git's configuration in-process: the same files, in the same order, as `git config
  * -l` (system, global, local, worktree, GIT_CONFIG_COUNT pairs), with git's key spelling
  * (section and name lower-cased, a subsection kept as written: `[remote "Origin"]` is
- * `remote.Origin.*`, never `remote.origin.*`). Anything this reader cannot answer exactly
- * (include directives, `git -c` parameters, a git build whose system file it cannot name)
- * returns null, and the caller asks git itself. Saves a git process on every hook and `show`.
+ * `remote.Origin.*`, never `remote.origin.*`), following `include` and the common
+ * `includeIf` conditions as git does. Anything this reader cannot answer exactly (glob
+ * patterns in a condition, `hasconfig:`, `git -c` parameters, a git build whose system file
+ * it cannot name) returns null, and the caller asks git itself. Saves a git process on every hook and `show`.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
 export type ConfigMap = Map<string, string[]>;
@@ -31,8 +32,12 @@ export function canonicalKey(key: string): string | null {
 }
 
 export interface ParseOptions {
-  /** 'decline' (the default): an include makes the reader give up; 'skip': ignore it, as git's repository-format check does. */
-  includes?: 'decline' | 'skip';
+  /**
+   * 'decline' (the default): an include makes the reader give up; 'skip': ignore it, as
+   * git's repository-format check does; 'keep': return include.path / includeIf.*.path as
+   * entries, for the caller to follow (includes.ts).
+   */
+  includes?: 'decline' | 'skip' | 'keep';
 }
 
 /** Parses one config file's text into (key, value) pairs, the way config.c does; throws on what it cannot answer. */
@@ -65,8 +70,9 @@ export function parseConfigText(text: string, opts: ParseOptions = {}): ConfigEn
       if (!m || header.includes('\n')) throw new Unsupported('bad section header');
       // The old `[section.sub]` spelling is lower-cased whole; a quoted subsection is kept.
       section = m[2] !== undefined ? `${m[1].toLowerCase()}.${m[2].replace(/\\(.)/g, '$1')}` : m[1].toLowerCase();
-      skipping = /^(include|includeif)(\.|$)/.test(section);
-      if (skipping && opts.includes !== 'skip') throw new Unsupported('include');
+      const include = /^(include|includeif)(\.|$)/.test(section);
+      if (include && (opts.includes ?? 'decline') === 'decline') throw new Unsupported('include');
+      skipping = include && opts.includes === 'skip';
       i = end + 1;
       continue;
     }
@@ -231,13 +237,114 @@ function commandLineEntries(): ConfigEntry[] {
   return out;
 }
 
-function entriesOf(files: (string | null | undefined)[], repoFiles = 0): ConfigEntry[] {
+/** What an includeIf condition is judged against: the repository's git dir (none for the protected config). */
+interface IncludeContext {
+  gitDir: string | null;
+}
+
+const MAX_INCLUDE_DEPTH = 10;
+const GLOB = /[*?[\\]/;
+
+/** git's path interpolation for include paths (`~/`, `%(prefix)/`); undefined: only git can say. */
+function interpolatePath(value: string, realHome: boolean): string | undefined {
+  if (value.startsWith('%(prefix)/')) {
+    const rest = value.slice('%(prefix)/'.length);
+    if (rest.startsWith('/')) return rest;
+    const prefix = gitPrefix();
+    return prefix ? `${prefix}/${rest}` : undefined;
+  }
+  if (!value.startsWith('~')) return value;
+  if (value[1] !== '/' && value.length > 1) return undefined; // ~user
+  const home = process.env.HOME;
+  if (!home) return undefined;
+  let h = home;
+  if (realHome) {
+    try {
+      h = realpathSync.native(home);
+    } catch {}
+  }
+  return h + value.slice(1);
+}
+
+/**
+ * config.c include_condition_is_true, for the literal patterns people write
+ * (`gitdir:~/work/`, `gitdir/i:/srv/repo/.git`, `onbranch:release/`); a pattern with glob
+ * characters of its own, `hasconfig:` and the like are left to git (Unsupported).
+ */
+function conditionHolds(cond: string, file: string, ctx: IncludeContext): boolean {
+  const gitdir = /^gitdir(\/i)?:(.*)$/s.exec(cond);
+  if (gitdir) {
+    if (!ctx.gitDir) return false;
+    const icase = Boolean(gitdir[1]);
+    let pat = gitdir[2];
+    if (pat.startsWith('~/')) {
+      const p = interpolatePath(pat, true);
+      if (p === undefined) throw new Unsupported('include condition');
+      pat = p;
+    } else if (pat.startsWith('./')) {
+      let real = file;
+      try {
+        real = realpathSync.native(file);
+      } catch {}
+      pat = real.slice(0, real.lastIndexOf('/')) + pat.slice(1);
+    }
+    const anywhere = !isAbsolute(pat);
+    const dirPrefix = pat.endsWith('/');
+    if (!pat || GLOB.test(pat)) throw new Unsupported('include condition pattern');
+    const fold = (x: string) => (icase ? x.replace(/[A-Z]/g, (c) => c.toLowerCase()) : x);
+    const p = fold(pat);
+    const matches = (text: string) => {
+      const t = fold(text);
+      if (anywhere) return dirPrefix ? t.includes(`/${p}`) : t.endsWith(`/${p}`);
+      return dirPrefix ? t.startsWith(p) : t === p;
+    };
+    let real = ctx.gitDir;
+    try {
+      real = realpathSync.native(ctx.gitDir);
+    } catch {}
+    return matches(real) || matches(ctx.gitDir);
+  }
+  const branch = /^onbranch:(.*)$/s.exec(cond);
+  if (branch) {
+    if (!ctx.gitDir) return false;
+    const pat = branch[1];
+    if (!pat || GLOB.test(pat)) throw new Unsupported('include condition pattern');
+    const head = join(ctx.gitDir, 'HEAD');
+    if (lstatSync(head, { throwIfNoEntry: false })?.isSymbolicLink()) throw new Unsupported('symlinked HEAD');
+    const m = /^ref: refs\/heads\/(.+)\n?$/.exec(readIfExists(head) ?? '');
+    if (!m) return false;
+    return pat.endsWith('/') ? m[1].startsWith(pat) : m[1] === pat;
+  }
+  if (/^(gitdir|gitdir\/i|onbranch|hasconfig):/.test(cond) || cond.includes(':')) throw new Unsupported('include condition');
+  return false; // git ignores a condition it does not know
+}
+
+/** The entries of one file with its includes followed where git follows them (config.c git_config_include). */
+function fileEntries(file: string, eaccesOk: boolean, ctx: IncludeContext, depth: number): ConfigEntry[] {
+  const text = readIfExists(file, eaccesOk);
+  if (!text) return [];
+  const out: ConfigEntry[] = [];
+  for (const entry of parseConfigText(text, { includes: 'keep' })) {
+    out.push(entry);
+    const [key, value] = entry;
+    const cond = key.startsWith('includeif.') && key.endsWith('.path') ? key.slice('includeif.'.length, -'.path'.length) : null;
+    if (key !== 'include.path' && !(cond !== null && key.length > 'includeif..path'.length && conditionHolds(cond, file, ctx))) continue;
+    if (value === null) throw new Unsupported('include without a path');
+    const expanded = interpolatePath(value, false);
+    if (expanded === undefined) throw new Unsupported('include path');
+    const target = isAbsolute(expanded) ? expanded : join(file.slice(0, file.lastIndexOf('/') + 1), expanded);
+    if (depth + 1 > MAX_INCLUDE_DEPTH) throw new Unsupported('includes too deep');
+    out.push(...fileEntries(target, false, ctx, depth + 1));
+  }
+  return out;
+}
+
+function entriesOf(files: (string | null | undefined)[], repoFiles = 0, ctx: IncludeContext = { gitDir: null }): ConfigEntry[] {
   const out: ConfigEntry[] = [];
   for (const [i, f] of files.entries()) {
     if (f === undefined) throw new Unsupported('config file unknown');
     if (!f) continue;
-    const text = readIfExists(f, i < files.length - repoFiles);
-    if (text) out.push(...parseConfigText(text));
+    out.push(...fileEntries(f, i < files.length - repoFiles, ctx, 0));
   }
   return out;
 }
@@ -368,7 +475,7 @@ export function readConfigInProcess(commonDir: string | null, gitDir: string | n
         if (format?.worktreeConfig) files.push(join(gitDir, 'config.worktree'));
       }
     }
-    return toConfigMap([...entriesOf(files, files.length - userFiles), ...commandLineEntries()]);
+    return toConfigMap([...entriesOf(files, files.length - userFiles, { gitDir }), ...commandLineEntries()]);
   } catch (e) {
     if (e instanceof Unsupported) return null;
     throw e;

@@ -49,6 +49,12 @@ function gitConfigList(cwd: string, env: NodeJS.ProcessEnv): [string, string][] 
     });
 }
 const flat = (m: Map<string, string[]>) => [...m].flatMap(([k, vs]) => vs.map((v) => [k, v]));
+/** Each key's values in order (the shape the reader returns; the order across keys is not kept). */
+const byKey = (pairs: string[][]) => {
+  const m = new Map<string, string[]>();
+  for (const [k, v] of pairs) m.set(k, [...(m.get(k) ?? []), v]);
+  return [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+};
 
 describe('config: git’s answer or a decline', () => {
   it('keeps subsection names case-sensitive: [remote "Origin"] is not remote.origin', async () => {
@@ -142,6 +148,56 @@ describe('config: git’s answer or a decline', () => {
     expect(theirs.status, theirs.stderr).toBe(0);
     expect(theirs.stdout).toContain('core.bare');
     expect(ours && flat(ours).map(([k, v]) => `${k}\n${v}`).join('\0') + '\0').toBe(theirs.stdout);
+  });
+
+  it('follows include and includeIf (gitdir, gitdir/i, ./, onbranch) as git does, or declines', () => {
+    const home = tempDir('handoff-home-');
+    mkdirSync(join(home, 'inc/deeper'), { recursive: true });
+    mkdirSync(join(home, 'Work'), { recursive: true });
+    const w = (f: string, t: string) => writeFileSync(join(home, f), t);
+    w('inc/a', '[a]\n\tx = 1\n[include]\n\tpath = deeper/b\n');
+    w('inc/deeper/b', '[b]\n\ty = 2\n');
+    w('inc/work', '[user]\n\temail = work@example.com\n');
+    w('inc/icase', '[c]\n\ticase = yes\n');
+    w('inc/rel', '[c]\n\trelative = yes\n');
+    w('inc/main', '[c]\n\tmain = yes\n');
+    w('inc/release', '[c]\n\trelease = yes\n');
+    w('inc/unknown', '[c]\n\tunknown = yes\n');
+    const base = [
+      '[user]\n\tname = Ada\n',
+      '[include]\n\tpath = inc/a\n\tpath = ~/inc/missing\n',
+      '[includeIf "gitdir:~/Work/"]\n\tpath = ~/inc/work\n',
+      '[includeIf "gitdir/i:~/work/"]\n\tpath = inc/icase\n',
+      '[includeIf "gitdir:./Work/"]\n\tpath = inc/rel\n',
+      '[includeIf "gitdir:app/.git"]\n\tpath = inc/rel\n',
+      '[includeIf "onbranch:main"]\n\tpath = inc/main\n',
+      '[includeIf "onbranch:release/"]\n\tpath = inc/release\n',
+      '[includeIf "nosuchcondition"]\n\tpath = inc/unknown\n',
+    ].join('');
+    w('.gitconfig', base);
+    const inWork = TestRepo.init({ dir: (mkdirSync(join(home, 'Work/app')), join(home, 'Work/app')) });
+    inWork.commit('feat: start');
+    const elsewhere = TestRepo.init();
+    elsewhere.commit('feat: start');
+    inWork.git('config', '--local', 'include.path', '../local.inc');
+    writeFileSync(join(inWork.dir, 'local.inc'), '[from]\n\trepo = yes\n');
+    const env = isolatedEnv({ HOME: home, GIT_CONFIG_GLOBAL: join(home, '.gitconfig') });
+    const compare = (repo: TestRepo) => {
+      const ours = withEnv(env, () => readConfigInProcess(join(repo.dir, '.git'), join(repo.dir, '.git')));
+      expect(ours).not.toBeNull();
+      expect(byKey(flat(ours!))).toEqual(byKey(gitConfigList(repo.dir, env)));
+      return ours!;
+    };
+    expect(compare(inWork).get('user.email')).toEqual(['work@example.com']);
+    expect(compare(inWork).get('from.repo')).toEqual(['yes']);
+    expect(compare(elsewhere).has('user.email')).toBe(false);
+    inWork.git('checkout', '-q', '-b', 'release/2');
+    expect(compare(inWork).get('c.release')).toEqual(['yes']);
+    // Glob patterns and hasconfig: are git's to judge.
+    for (const extra of ['[includeIf "gitdir:~/W*rk/"]\n\tpath = inc/work\n', '[includeIf "hasconfig:remote.*.url:https://x/**"]\n\tpath = inc/work\n']) {
+      w('.gitconfig', base + extra);
+      expect(withEnv(env, () => readConfigInProcess(join(inWork.dir, '.git'), join(inWork.dir, '.git')))).toBeNull();
+    }
   });
 
   it('reads config.worktree only when the repository turns worktreeConfig on, as git does', () => {
