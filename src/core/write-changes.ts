@@ -91,6 +91,17 @@ export function describeWriteChanges(previous: { id: string; handoff: Handoff } 
     const h = norm(next) as Obj;
     for (const f of filledFields(h)) fields.push({ field: f, change: 'added' });
   }
+  // Nothing else changed, yet the version differs: say that the writer's session is the
+  // difference (it was "no field changed" on a version that was appended anyway).
+  if (previous && !fields.length) {
+    const was = previous.handoff.session_id || null;
+    const now = next.session_id || null;
+    if (was !== now) {
+      fields.push({ field: 'session_id', change: was === null ? 'added' : now === null ? 'removed' : 'changed' });
+      const name = (s: string | null) => (s === null ? 'none' : `'${s}'`);
+      return { previous: previous.id, fields, line: `only session_id changed (${name(was)} -> ${name(now)})` };
+    }
+  }
   return { previous: previous?.id ?? null, fields, line: changeLine(previous !== null, fields) };
 }
 

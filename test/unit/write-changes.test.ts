@@ -15,7 +15,10 @@ const prev: Handoff = {
 
 describe('describeWriteChanges', () => {
   it.each<[string, Handoff, string]>([
-    ['nothing', { ...prev, session_id: 'b', date: '2027-01-01T00:00:00Z', head: 'b'.repeat(40) }, 'no field changed'],
+    ['nothing', { ...prev, date: '2027-01-01T00:00:00Z', head: 'b'.repeat(40) }, 'no field changed'],
+    ['the session alone', { ...prev, session_id: 'b', date: '2027-01-01T00:00:00Z', head: 'b'.repeat(40) }, "only session_id changed ('a' -> 'b')"],
+    ['a session id dropped', { ...prev, session_id: undefined }, "only session_id changed ('a' -> none)"],
+    ['the session beside another change', { ...prev, session_id: 'b', summary: 'two' }, 'changed summary'],
     ['the issue example', { summary: 'two', cursor: { next_step: 'y', pending_questions: ['q1'] } }, 'changed summary, cursor.next_step; removed soft_context.tone, 2 guards'],
     ['one list item edited', { ...prev, guards: ['g1', 'g3'] }, 'changed 1 guard'],
     ['items in and out', { ...prev, guards: ['g9'] }, 'added 1 guard; removed 2 guards'],
