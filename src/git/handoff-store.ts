@@ -13,6 +13,7 @@ import { parseDocument } from '../core/parse.js';
 import { checkStored, type Handoff } from '../core/schema.js';
 import { LockHeld, UnknownVersion, GitFailed } from '../errors.js';
 import { causalLatest } from './causal-latest.js';
+import { readBranchIndex, writeBranchIndex, type BranchIndex } from './branch-index.js';
 
 export type HandoffKind = 'version' | 'receipt' | 'item' | 'policy' | 'merge' | 'repair';
 
@@ -42,6 +43,8 @@ export interface Selection {
 
 const MAX_CAS_ATTEMPTS = 100;
 const LOCK_WAIT_MS = 5000;
+/** How many new notes commits the branch index reads itself before asking git which are new. */
+const INDEX_WALK_LIMIT = 200;
 
 export class HandoffStore {
   constructor(readonly repo: Repo) {}
@@ -56,11 +59,14 @@ export class HandoffStore {
     return parseCommit(obj.data);
   }
 
-  /** Commits of the notes history, newest first (committer date, never a parent before its child). */
-  async *walk(from?: string | null): AsyncGenerator<{ id: string; commit: Commit }> {
+  /**
+   * Commits of the notes history, newest first (committer date, never a parent before its
+   * child). `stop` and what lies only behind it are not walked.
+   */
+  async *walk(from?: string | null, stop?: string): AsyncGenerator<{ id: string; commit: Commit }> {
     const start = from === undefined ? await this.tip() : from;
-    if (!start) return;
-    const seen = new Set<string>([start]);
+    if (!start || start === stop) return;
+    const seen = new Set<string>([start, ...(stop ? [stop] : [])]);
     const queue: { id: string; commit: Commit; seq: number }[] = [];
     let seq = 0;
     const push = async (id: string) => queue.push({ id, commit: await this.readCommit(id), seq: seq++ });
@@ -150,6 +156,52 @@ export class HandoffStore {
     return { ...v, branch, valid: problems.length === 0, problems: problems.map(String), handoff, text: decoded.text };
   }
 
+  /**
+   * The branches that have a version (issue 13), from the cache under `.git/handoff/`: as
+   * saved when it was made at today's tip, else brought up to date by reading only the
+   * commits since the cached tip. Null when there is no cache, or the history was rewritten
+   * (`purge`): then `select`'s full walk builds it again. The same classification as `select`.
+   */
+  async branchIndex(tip: string): Promise<BranchIndex | null> {
+    const cached = readBranchIndex(this.repo);
+    if (!cached) return null;
+    if (cached.tip === tip) return cached;
+    let fresh: string[] | null = [];
+    let met = false;
+    // Appends (writes, native `git notes add`): a short walk meets the cached tip.
+    for await (const { id, commit } of this.walk(tip, cached.tip)) {
+      if (fresh.length >= INDEX_WALK_LIMIT) {
+        fresh = null;
+        break;
+      }
+      fresh.push(id);
+      if (commit.parents.includes(cached.tip)) met = true;
+    }
+    if (fresh && !met) return null;
+    if (!fresh) {
+      // A merge (sync) joins the history below the cached tip: git tells the new commits.
+      const anc = await this.repo.runGit(['merge-base', '--is-ancestor', cached.tip, tip], { readOnly: true });
+      if (anc.code !== 0) return null;
+      const r = await this.repo.runGit(['rev-list', tip, `^${cached.tip}`], { readOnly: true });
+      if (r.code !== 0) return null;
+      fresh = r.stdout.toString('utf8').split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+    }
+    const branches: (string | null)[] = [];
+    let unplaced = cached.unplaced;
+    for (const id of fresh) {
+      const v = await this.versionOf(id, await this.readCommit(id));
+      if (!v) continue;
+      const r = v.branch === undefined ? await this.read(v) : null;
+      const b = (r ?? v).branch ?? null;
+      if (!branches.includes(b)) branches.push(b);
+      if (r && !r.valid && r.handoff.branch === undefined) unplaced++;
+    }
+    for (const b of cached.branches) if (!branches.includes(b)) branches.push(b);
+    const index = { tip, branches, unplaced };
+    writeBranchIndex(this.repo, index);
+    return index;
+  }
+
   private matches(v: VersionInfo, branch: string | null): boolean {
     return v.branch === branch;
   }
@@ -166,13 +218,31 @@ export class HandoffStore {
         for await (const v of self.versions()) yield self.read(v);
         return;
       }
+      // A branch with no version yet (issue 13): the index says so without walking the whole
+      // history, and the fallback starts at once. With an unplaced invalid note in the history
+      // the walk below is kept: it lists that note first, where it may have been meant.
+      const tip = await self.tip();
+      if (!tip) {
+        fallback = true;
+        return;
+      }
+      const index = await self.branchIndex(tip);
+      if (index && !index.branches.includes(sel.branch ?? null) && index.unplaced === 0) {
+        fallback = true;
+        for await (const v of self.versions(tip)) yield self.read(v);
+        return;
+      }
       let any = false;
       // An invalid note that does not say its branch belongs to every branch: show must
       // warn about it and log must list it wherever it may have been meant (issue 6).
       const unplaced = new Set<string>();
-      for await (const v of self.versions()) {
+      const branches: (string | null)[] = [];
+      let unplacedAnywhere = 0;
+      for await (const v of self.versions(tip)) {
         const r = v.branch === undefined ? await self.read(v) : null;
         const info = r ?? v;
+        if (!branches.includes(info.branch ?? null)) branches.push(info.branch ?? null);
+        if (r && !r.valid && r.handoff.branch === undefined) unplacedAnywhere++;
         if (self.matches(info, sel.branch ?? null)) {
           any = true;
           yield r ?? (await self.read(v));
@@ -181,9 +251,11 @@ export class HandoffStore {
           yield r;
         }
       }
+      // The whole history was walked: keep what it taught for the next read.
+      if (!index) writeBranchIndex(self.repo, { tip, branches, unplaced: unplacedAnywhere });
       if (!any) {
         fallback = true;
-        for await (const v of self.versions()) if (!unplaced.has(v.id)) yield self.read(v);
+        for await (const v of self.versions(tip)) if (!unplaced.has(v.id)) yield self.read(v);
       }
     }
     return { versions: gen(), fallback: () => fallback };

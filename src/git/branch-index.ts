@@ -1,0 +1,57 @@
+/**
+ * Which branches have a version, kept for the value of `refs/notes/handoff` it was computed
+ * at (issue 13). `show` on a branch with no version yet (every new agent session) otherwise
+ * walks the whole notes history to learn that; with this cache it reads one small file and,
+ * when the ref moved, only the commits since.
+ *
+ * A cache, not a source of truth: the notes history stays what native git sees. It is kept
+ * under `.git/handoff/` keyed by the ref's value, so a native `git notes add`, a fetch or a
+ * `purge` (which rewrites the history) simply makes it out of date: a tip that no longer
+ * descends from the cached one never meets it in the walk, and the walk then covers the
+ * whole history again.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Repo } from './repo.js';
+
+const FORMAT = 1;
+
+export interface BranchIndex {
+  tip: string;
+  /** branches with at least one version (null: written on a detached HEAD) */
+  branches: (string | null)[];
+  /** invalid versions that name no branch (they belong to every branch's listing) */
+  unplaced: number;
+}
+
+export function branchIndexPath(repo: Repo): string {
+  return join(repo.paths.commonDir, 'handoff', 'branch-index.json');
+}
+
+export function readBranchIndex(repo: Repo): BranchIndex | null {
+  try {
+    const v = JSON.parse(readFileSync(branchIndexPath(repo), 'utf8'));
+    if (v?.format !== FORMAT || typeof v.tip !== 'string' || !/^[0-9a-f]{40,64}$/.test(v.tip)) return null;
+    if (!Array.isArray(v.branches) || !v.branches.every((b: unknown) => b === null || typeof b === 'string')) return null;
+    if (!Number.isInteger(v.unplaced) || v.unplaced < 0) return null;
+    return { tip: v.tip, branches: v.branches, unplaced: v.unplaced };
+  } catch {
+    return null;
+  }
+}
+
+/** Saves the index; a repository we may not write to just goes without (read-only, full disk). */
+export function writeBranchIndex(repo: Repo, index: BranchIndex): void {
+  let tmp = '';
+  try {
+    const file = branchIndexPath(repo);
+    tmp = `${file}.${process.pid}.tmp`;
+    mkdirSync(join(repo.paths.commonDir, 'handoff'), { recursive: true });
+    writeFileSync(tmp, `${JSON.stringify({ format: FORMAT, ...index })}\n`);
+    renameSync(tmp, file);
+  } catch {
+    try {
+      if (tmp) rmSync(tmp, { force: true });
+    } catch {}
+  }
+}
