@@ -15,6 +15,7 @@ import { defaultRemote, trackingRef } from '../git/remote.js';
 import { resolveIdentities } from '../git/identity.js';
 import { formatRecord, recordPath, type PurgeRecord } from '../core/purge.js';
 import { GitFailed, Refused, UnknownVersion } from '../errors.js';
+import { dropSearchIndex } from '../git/search-index.js';
 
 const MAX_ATTEMPTS = 5;
 
@@ -61,6 +62,8 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
     }
     if (cas !== 'ok') continue;
     await expireUnreachableReflogs(repo, [NOTES_REF]);
+    // The search cache holds every version's text: the purged one goes with it (issue 16).
+    dropSearchIndex(repo);
     return result;
   }
   throw new GitFailed(`could not update ${NOTES_REF}: it kept changing while the purge was prepared; run it again`);

@@ -42,6 +42,15 @@ export function searchIndexPath(repo: Repo): string {
   return join(repo.paths.commonDir, 'handoff', 'search-index.jsonl');
 }
 
+/** Removes the cache (after `purge`: the purged text must not outlive the history in it). */
+export function dropSearchIndex(repo: Repo): void {
+  try {
+    rmSync(searchIndexPath(repo), { force: true });
+  } catch {
+    // a search that finds the history rewritten rebuilds it anyway
+  }
+}
+
 /**
  * Brings the index up to the tip and returns its raw lines (parsing is left to the caller,
  * who parses only the lines its prefilter keeps).

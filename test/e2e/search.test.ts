@@ -174,4 +174,19 @@ describe('the search index', () => {
     expect(handoff(repo, ['search', 'zebra-unique', '--json']).json.results).toEqual([]);
     expect(readFileSync(join(repo.gitDir(), 'handoff/search-index.jsonl'), 'utf8')).not.toContain('zebra-unique');
   });
+
+  it('purge takes the purged text out of the cache at once, before any search', () => {
+    repo.commit('feat: four', { 'a.txt': '4\n' });
+    const w = handoff(repo, ['write', '--json', '--summary', 'oops: quagga-unique words']);
+    repo.commit('feat: five', { 'a.txt': '5\n' });
+    handoff(repo, ['write', '--summary', 'after the leak']);
+    expect(hits(handoff(repo, ['search', 'quagga-unique', '--json']))).toEqual([[w.json.version, 'summary']]);
+    const index = join(repo.gitDir(), 'handoff/search-index.jsonl');
+    expect(readFileSync(index, 'utf8')).toContain('quagga-unique');
+    const p = handoff(repo, ['purge', w.json.version]);
+    expect(p.code, p.stderr).toBe(0);
+    expect(existsSync(index) ? readFileSync(index, 'utf8') : '').not.toContain('quagga-unique');
+    expect(handoff(repo, ['search', 'quagga-unique', '--json']).json.results).toEqual([]);
+    expect(handoff(repo, ['search', 'leak', '--json']).json.results).toHaveLength(1);
+  });
 });
