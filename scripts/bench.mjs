@@ -1,6 +1,6 @@
 // `npm run bench`: the speed targets of issue 7, each a ratio measured in one run against
 // a reference on the same machine (medians of interleaved runs after a warm-up).
-//   node scripts/bench.mjs [--runs N] [--json FILE] [--keep]
+//   node scripts/bench.mjs [--runs N] [--json FILE] [--keep] [--no-large]
 import { spawnSync, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
@@ -85,6 +85,43 @@ log(`fixtures built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   row('git handoff show', '20k commits, 5k versions', o, n, 'node -e 0', 1.3);
   const [a, b] = interleave([() => run('git', ['handoff', 'show'], { cwd: big }), () => run('git', ['handoff', 'show'], { cwd: one })]);
   row('git handoff show, 5k versions vs 1', '20k commits', a, b, 'show with 1 version', 1.1);
+}
+
+// Issue 13, the rows this work touched, on both fixtures: `log --json` of every version
+// (one timed run each: on 50,000 versions it is long) and `show` on a branch with no
+// version yet (its first run builds the branch index; the medians are of the runs after).
+if (!args.includes('--no-large')) {
+  const t0 = Date.now();
+  const large = join(work, 'large');
+  buildFixture(large, { commits: 200000, versions: 50000 });
+  row('building the large fixture', '200k commits, 50k versions', (Date.now() - t0) / 1000, 60, 'the 60 s budget', 1, 's');
+  const small = join(work, 'small-new-branch');
+  cpSync(big, small, { recursive: true });
+  const fixtures = [
+    ['20k commits, 5k versions', small, 5000],
+    ['200k commits, 50k versions', large, 50000],
+  ];
+  const logMs = [];
+  for (const [name, dir] of fixtures) {
+    const ms = run('git', ['handoff', 'log', '--json'], { cwd: dir });
+    logMs.push(ms);
+    const kb = peakKb('git-handoff', ['log', '--json'], dir);
+    row('git handoff log --json (all versions)', name, ms, 3000, 'the 3 s budget', 1);
+    if (kb) row('peak memory of log --json (all versions)', name, kb, 200 * 1024, 'the 200 MiB budget', 1, 'KB');
+  }
+  row('log --json growth per version, 50k vs 5k (1 = linear)', 'both', logMs[1] / 10, logMs[0], 'the 5k run', 1.2);
+  const newBranch = [];
+  for (const [name, dir] of fixtures) {
+    execFileSync('git', ['checkout', '-q', '-b', 'bench-new-branch'], { cwd: dir, env });
+    run('git', ['handoff', 'show'], { cwd: dir });
+    const kb = peakKb('git-handoff', ['show'], dir);
+    if (kb) row('peak memory of show on a branch with no version', name, kb, 200 * 1024, 'the 200 MiB budget', 1, 'KB');
+  }
+  const [a, b, n] = interleave([() => run('git', ['handoff', 'show'], { cwd: large }), () => run('git', ['handoff', 'show'], { cwd: small }), node0]);
+  row('git handoff show on a branch with no version, 50k vs 5k', 'both', a, b, 'the 5k fixture', 1.1);
+  row('git handoff show on a branch with no version', '200k commits, 50k versions', a, n, 'node -e 0', 1.3);
+  rmSync(large, { recursive: true, force: true });
+  rmSync(small, { recursive: true, force: true });
 }
 
 // write (each run a new summary, so each appends a version)
