@@ -179,7 +179,7 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
   return { ...(context ? { context } : {}), ...(warnings.length ? { warnings } : {}) };
 };
 
-/** Claude Code and Codex source `export` lines from their env file into the session's shell commands. */
+/** Claude Code and Droid source `export` lines from their env file (`CLAUDE_ENV_FILE`) into the session's shell commands; Codex has none (its shell commands get `CODEX_THREAD_ID`). */
 function exportSession(adapter: AgentAdapter, env: NodeJS.ProcessEnv, sessionId: string): void {
   const file = adapter.envFileVars.map((v) => env[v]).find((v) => v);
   if (!file) return;
