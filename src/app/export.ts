@@ -23,17 +23,21 @@ export interface ExportRequest {
 export interface ExportResult {
   version: string;
   text: string;
+  /** the current branch had no version, so the newest one overall was exported (its branch) */
+  fallback: { branch: string | null; from: string | null } | null;
 }
 
 export async function exportHandoff(repo: Repo, req: ExportRequest): Promise<ExportResult> {
   const store = new HandoffStore(repo);
   const sel = await checkedSelection(repo, store, req);
-  const v = req.version ? await store.resolve(req.version, sel) : (await store.latest(sel)).version;
+  const latest = req.version ? null : await store.latest(sel);
+  const v = req.version ? await store.resolve(req.version, sel) : latest!.version;
   if (!v) throw new NoHandoff('there is no handoff yet; nothing to export');
   const h = v.handoff;
   let text: string;
   if (req.format === 'json') text = `${JSON.stringify(h, null, 2)}\n`;
   else if (req.format === 'yaml') text = v.valid && v.text ? v.text : toCanonicalYaml(h as Record<string, unknown>);
   else text = renderNextSession(h, typeof h.date === 'string' ? h.date : isoUtc(v.timestamp));
-  return { version: v.id, text };
+  const fallback = latest?.fallback ? { branch: sel.branch ?? null, from: v.branch ?? null } : null;
+  return { version: v.id, text, fallback };
 }

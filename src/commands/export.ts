@@ -30,6 +30,8 @@ export const command: CommandModule = {
     try {
       const r = await exportHandoff(repo, { format, version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) });
       const output = str(args.values.output);
+      // As show says it: never silently another branch's handoff (review of issue 11).
+      if (r.fallback) ctx.io.err(`git handoff: no handoff on ${r.fallback.branch === null ? 'this detached HEAD' : `branch ${r.fallback.branch}`} yet; exporting the newest one${r.fallback.from ? ` (from ${r.fallback.from})` : ''}`);
       if (!output) return void ctx.io.out(r.text);
       const path = resolve(ctx.cwd, output);
       if (args.values['dry-run']) return void ctx.io.out(`dry run: would write version ${r.version.slice(0, 12)} as ${format} to ${path} (${Buffer.byteLength(r.text)} bytes)\n`);

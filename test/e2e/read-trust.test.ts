@@ -58,6 +58,19 @@ describe('a branch or version that does not exist', () => {
   });
 });
 
+describe('a branch with no version yet (review of issue 11)', () => {
+  it('export says whose handoff it exported, as show does, on stderr only', () => {
+    const repo = twoBranches();
+    repo.git('checkout', '-q', '-b', 'fresh');
+    const r = handoff(repo, ['export', '--format', 'yaml']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('summary: on div 2\n');
+    expect(oneLine(r.stderr)).toEqual(['git handoff: no handoff on branch fresh yet; exporting the newest one (from feature/div)']);
+    repo.git('checkout', '-q', 'main');
+    expect(handoff(repo, ['export', '--format', 'yaml']).stderr).toBe('');
+  });
+});
+
 describe('a fresh clone', () => {
   it('show says in one line that handoffs travel separately and how to fetch them, without a network call', () => {
     const origin = twoBranches();
