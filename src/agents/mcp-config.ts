@@ -5,7 +5,7 @@
  * created). One entry of `MCP_REGISTRATIONS` per agent says where and in which shape.
  */
 import type { AgentName } from './types.js';
-import { detectJsonStyle, SettingsError, type TextChange } from './settings.js';
+import { parseJsonObject, serializeLike, SettingsError, type TextChange } from './settings.js';
 
 export const MCP_SERVER_NAME = 'git-handoff';
 /** What the agent runs: in the folder it starts the server in (the project). */
@@ -59,23 +59,6 @@ function isOurEntry(v: unknown): boolean {
   return isObj(v) && v.command === 'git' && Array.isArray(v.args) && v.args[0] === 'handoff' && v.args[1] === 'mcp';
 }
 
-function parse(text: string | null, path: string): Obj {
-  if (text === null || text.trim() === '') return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new SettingsError(`${path} is not valid JSON (${(e as Error).message.split('\n')[0]}); fix it or move it aside, then run init again`);
-  }
-  if (!isObj(v)) throw new SettingsError(`${path} is not a JSON object`);
-  return v;
-}
-
-function serialize(text: string | null, value: unknown): string {
-  const style = detectJsonStyle(text);
-  return `${JSON.stringify(value, null, style.indent)}${style.finalNewline ? '\n' : ''}`;
-}
-
 /** Adds our server; an entry of that name that is not ours is refused, never replaced. */
 export function addMcpServer(text: string | null, reg: McpRegistration, path: string): TextChange {
   return reg.format === 'toml' ? addToml(text, reg, path) : addJson(text, reg, path);
@@ -88,7 +71,7 @@ export function removeMcpServer(text: string | null, reg: McpRegistration, path:
 }
 
 function addJson(text: string | null, reg: McpRegistration, path: string): TextChange {
-  const settings = parse(text, path);
+  const settings = parseJsonObject(text, path);
   const servers = settings[reg.key];
   if (servers !== undefined && !isObj(servers)) throw new SettingsError(`${path}: "${reg.key}" is not an object`);
   const current = (servers as Obj | undefined)?.[MCP_SERVER_NAME];
@@ -96,11 +79,11 @@ function addJson(text: string | null, reg: McpRegistration, path: string): TextC
     if (isOurEntry(current)) return { text, changed: false };
     throw new SettingsError(`${path}: ${reg.key}.${MCP_SERVER_NAME} is there already and runs something else; rename or remove it, then run init again`);
   }
-  return { text: serialize(text, { ...settings, [reg.key]: { ...((servers as Obj) ?? {}), [MCP_SERVER_NAME]: entryFor(reg) } }), changed: true };
+  return { text: serializeLike(text, { ...settings, [reg.key]: { ...((servers as Obj) ?? {}), [MCP_SERVER_NAME]: entryFor(reg) } }), changed: true };
 }
 
 function removeJson(text: string, reg: McpRegistration, path: string, createdByInit: boolean): TextChange {
-  const settings = parse(text, path);
+  const settings = parseJsonObject(text, path);
   const servers = settings[reg.key];
   if (!isObj(servers) || !isOurEntry(servers[MCP_SERVER_NAME])) return { text, changed: false };
   const { [MCP_SERVER_NAME]: _ours, ...rest } = servers;
@@ -108,7 +91,7 @@ function removeJson(text: string, reg: McpRegistration, path: string, createdByI
   if (Object.keys(rest).length) out[reg.key] = rest;
   else delete out[reg.key];
   if (createdByInit && Object.keys(out).length === 0) return { text: null, changed: true };
-  return { text: serialize(text, out), changed: true };
+  return { text: serializeLike(text, out), changed: true };
 }
 
 const tomlHeader = (reg: McpRegistration) => `[${reg.key}.${MCP_SERVER_NAME}]`;

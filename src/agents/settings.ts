@@ -39,13 +39,16 @@ export function detectJsonStyle(text: string | null): JsonStyle {
   return { indent: m ? m[1] : '  ', finalNewline: text.endsWith('\n') };
 }
 
-function serialize(value: unknown, style: JsonStyle): string {
+/** `value` as JSON in the indentation and final-newline style of `text` (the file it replaces). */
+export function serializeLike(text: string | null, value: unknown): string {
+  const style = detectJsonStyle(text);
   return `${JSON.stringify(value, null, style.indent)}${style.finalNewline ? '\n' : ''}`;
 }
 
 export class SettingsError extends Error {}
 
-function parseSettings(text: string | null, path: string): Obj {
+/** A project JSON file as an object (absent or blank: empty); anything else is a SettingsError naming the fix. */
+export function parseJsonObject(text: string | null, path: string): Obj {
   if (text === null || text.trim() === '') return {};
   let v: unknown;
   try {
@@ -54,6 +57,11 @@ function parseSettings(text: string | null, path: string): Obj {
     throw new SettingsError(`${path} is not valid JSON (${(e as Error).message.split('\n')[0]}); fix it or move it aside, then run init again`);
   }
   if (!isObj(v)) throw new SettingsError(`${path} is not a JSON object`);
+  return v;
+}
+
+function parseSettings(text: string | null, path: string): Obj {
+  const v = parseJsonObject(text, path);
   if (v.hooks !== undefined && !isObj(v.hooks)) throw new SettingsError(`${path}: "hooks" is not an object`);
   return v;
 }
@@ -83,7 +91,7 @@ export function mergeAgentSettings(text: string | null, adapter: AgentAdapter, p
     changed = true;
   }
   if (!changed) return { text, changed: false };
-  return { text: serialize({ ...settings, hooks }, detectJsonStyle(text)), changed: true };
+  return { text: serializeLike(text, { ...settings, hooks }), changed: true };
 }
 
 /**
@@ -120,7 +128,7 @@ export function unmergeAgentSettings(text: string | null, adapter: AgentAdapter,
   if (Object.keys(hooks).length) out.hooks = hooks;
   else delete out.hooks;
   if (opts.createdByInit && Object.keys(out).length === 0) return { text: null, changed: true };
-  return { text: serialize(out, detectJsonStyle(text)), changed: true };
+  return { text: serializeLike(text, out), changed: true };
 }
 
 const FEATURES = /^\s*\[features\]\s*(#.*)?$/;
@@ -213,7 +221,7 @@ export function mergeCursorHooks(text: string | null, adapter: AgentAdapter, pat
   }
   if (!changed) return { text, changed: false };
   const out: Obj = settings.version === undefined ? { version: 1, ...settings, hooks } : { ...settings, hooks };
-  return { text: serialize(out, detectJsonStyle(text)), changed: true };
+  return { text: serializeLike(text, out), changed: true };
 }
 
 /** Undoes `mergeCursorHooks`; a file left as `{"version": 1}` that init created is removed. */
@@ -238,7 +246,7 @@ export function unmergeCursorHooks(text: string | null, adapter: AgentAdapter, p
   else delete out.hooks;
   const rest = Object.keys(out).filter((k) => k !== 'version');
   if (opts.createdByInit && rest.length === 0) return { text: null, changed: true };
-  return { text: serialize(out, detectJsonStyle(text)), changed: true };
+  return { text: serializeLike(text, out), changed: true };
 }
 
 /** The mark every file that is ours alone carries (so uninstall without a record knows it). */
@@ -258,7 +266,7 @@ export function writeOwnFile(text: string | null, content: string, path: string,
 export function copilotHooksFile(adapter: AgentAdapter): string {
   const hooks: Obj = {};
   for (const spec of adapter.hooks) hooks[spec.native] = [{ type: 'command', bash: hookCommand(spec.event, adapter.name), timeoutSec: spec.timeout ?? adapter.timeout }];
-  return serialize({ version: 1, hooks }, { indent: '  ', finalNewline: true });
+  return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
 }
 
 /** Is this Copilot hooks file ours (every entry runs one of our commands)? */
@@ -282,7 +290,7 @@ export function mergeFlatHooks(text: string | null, adapter: AgentAdapter, path:
   const wrapped = text === null || text.trim() === '' ? null : `{"hooks":${text}}`;
   const r = mergeAgentSettings(wrapped, adapter, path);
   if (!r.changed) return { text, changed: false };
-  return { text: serialize((JSON.parse(r.text!) as Obj).hooks, detectJsonStyle(text)), changed: true };
+  return { text: serializeLike(text, (JSON.parse(r.text!) as Obj).hooks), changed: true };
 }
 
 export function unmergeFlatHooks(text: string | null, adapter: AgentAdapter, path: string, opts: { createdByInit: boolean }): TextChange {
@@ -291,5 +299,5 @@ export function unmergeFlatHooks(text: string | null, adapter: AgentAdapter, pat
   if (!r.changed) return { text, changed: false };
   const hooks = ((JSON.parse(r.text!) as Obj).hooks as Obj | undefined) ?? {};
   if (opts.createdByInit && Object.keys(hooks).length === 0) return { text: null, changed: true };
-  return { text: serialize(hooks, detectJsonStyle(text)), changed: true };
+  return { text: serializeLike(text, hooks), changed: true };
 }
