@@ -82,7 +82,10 @@ const PROGRESS = /^(remote: *)?(Enumerating|Counting|Compressing|Writing|Receivi
 /** The line of git's stderr that says why it failed. */
 export function reasonOf(stderr: string): string {
   const lines = stderr.split(/[\r\n]+/).map((l) => l.trim()).filter((l) => l && !PROGRESS.test(l));
-  return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.find((l) => /^remote: (fatal|error):/.test(l)) ?? firstLine(lines.join('\n'));
+  const i = [/^(fatal|error):/, /^remote: (fatal|error):/].map((re) => lines.findIndex((l) => re.test(l))).find((n) => n >= 0);
+  if (i === undefined) return firstLine(lines.join('\n'));
+  // git continues a message that ends in ':' on the next line ("unable to connect to host:" / "...errno=Connection refused")
+  return lines[i].endsWith(':') && lines[i + 1] ? `${lines[i]} ${lines[i + 1]}` : lines[i];
 }
 
 async function networkGit(repo: Repo, remote: string, what: string, args: string[], budget: NetworkBudget | undefined): Promise<GitResult> {

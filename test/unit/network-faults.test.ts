@@ -39,6 +39,12 @@ describe('network budgets', () => {
     expect(reasonOf('fatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\n')).toBe('fatal: Could not read from remote repository.');
   });
 
+  it("keeps the cause git puts on the line after a message ending in ':'", () => {
+    expect(reasonOf('fatal: unable to connect to 127.0.0.1:\n127.0.0.1[0: 127.0.0.1]: errno=Connection refused\n')).toBe(
+      'fatal: unable to connect to 127.0.0.1: 127.0.0.1[0: 127.0.0.1]: errno=Connection refused',
+    );
+  });
+
   it('stall detection never outlasts the deadline', () => {
     const b = networkBudget(3, 15, 'handoff.sync.hookTimeout', 1000);
     expect(b.deadline).toBe(4000);
