@@ -5,7 +5,7 @@
  */
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
-import { RelayStore } from '../git/relay-store.js';
+import { RelayStore } from '../state/relay-store.js';
 import { parseRelayId, type Ack } from '../core/relay.js';
 import { AckRefused } from '../errors.js';
 

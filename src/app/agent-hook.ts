@@ -9,7 +9,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
-import { readSession, readSessions, removeSession, writeSession } from '../git/session-store.js';
+import { readSession, readSessions, removeSession, writeSession } from '../state/session-store.js';
 import { resolveIdentities, isoUtc } from '../git/identity.js';
 import { AGENT_LIST, AGENTS, agentEvent, detectHost, isAgentName } from '../agents/index.js';
 import { hasTrigger } from '../agents/settings.js';

@@ -4,7 +4,7 @@
  * (their plans are empty when all is in place), and `--fix` applies that plan.
  */
 import type { Repo } from '../git/repo.js';
-import { readInstallRecord } from '../git/install-files.js';
+import { readInstallRecord } from '../state/install-files.js';
 import { applyInstall, planInstall, type PlannedStep } from './install/index.js';
 import type { InstallOptions, InstallRecord } from './install/types.js';
 import type { Finding } from './doctor.js';

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Repo } from '../git/repo.js';
-import { readLocalState, writeLocalState } from '../git/local-state.js';
+import { readLocalState, writeLocalState } from '../state/local-state.js';
 import { countCompleted } from '../core/relay-prompt.js';
 import { relayTrailers, tasksDue, type RelayReason } from '../core/relay.js';
 

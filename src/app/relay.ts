@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Repo } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
 import { parseTrailers } from '../git/objects.js';
-import { RelayStore } from '../git/relay-store.js';
+import { RelayStore } from '../state/relay-store.js';
 import { Tmux } from './tmux.js';
 import { renderBookmark } from '../core/bookmark.js';
 import { parseTasks, renderRelayPrompt } from '../core/relay-prompt.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { ItemStore, type StoredItem } from '../git/item-store.js';
-import { readSessions } from '../git/session-store.js';
+import { readSessions } from '../state/session-store.js';
 import { isoUtc } from '../git/identity.js';
 import { parseWorkItem, type ItemRecord, type ItemState, type WorkItemRef } from '../core/work-item.js';
 import type { Receipt } from '../core/receipt.js';

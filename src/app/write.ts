@@ -18,7 +18,7 @@ import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { describeWriteChanges, type WriteChanges } from '../core/write-changes.js';
 import { findUnknownFields, unknownFieldMessage } from '../core/unknown-fields.js';
 import { currentSession } from '../core/session.js';
-import { readSessions } from '../git/session-store.js';
+import { readSessions } from '../state/session-store.js';
 import { readTaskBoard } from './mid-task.js';
 import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch, Refused } from '../errors.js';
 

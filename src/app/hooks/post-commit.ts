@@ -8,7 +8,7 @@ import { HandoffStore } from '../../git/handoff-store.js';
 import { parseCommit, type Commit } from '../../git/objects.js';
 import { countChangedFiles } from '../../git/tree-diff.js';
 import { isRevertMessage, lastHeadReflog, madeBySequencer, operationInProgress, runBySequencer } from '../../git/in-progress.js';
-import { readSessions } from '../../git/session-store.js';
+import { readSessions } from '../../state/session-store.js';
 import { FILES_THRESHOLD, isExcludedSubject, isSubstantive, subjectLine, type Verdict } from '../../core/substantive.js';
 import { currentSession } from '../../core/session.js';
 import type { HookContext } from './types.js';

@@ -32,7 +32,7 @@ import {
 } from '../../agents/settings.js';
 import { addMcpServer, MCP_REGISTRATIONS, removeMcpServer } from '../../agents/mcp-config.js';
 import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_MARK } from '../../agents/opencode-plugin.js';
-import { readInstallRecord } from '../../git/install-files.js';
+import { readInstallRecord } from '../../state/install-files.js';
 import { Refused } from '../../errors.js';
 import type { Installer, InstallOptions, InstallRecord, PlanContext, RecordedFile, Step } from './types.js';
 

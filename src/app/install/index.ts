@@ -6,17 +6,14 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Repo } from '../../git/repo.js';
+import { configLocal, configLocalAll, effectiveHooksDir, removeEmptySection } from '../../git/local-config.js';
 import {
-  configLocal,
-  configLocalAll,
-  effectiveHooksDir,
   fileState,
   missingParents,
   parentDirs,
   readInstallRecord,
   recordPath,
   removeEmptyDirs,
-  removeEmptySection,
   removeFile,
   removeInstallRecord,
   resolveRecordPath,
@@ -24,7 +21,7 @@ import {
   writeFileAtomic,
   writeInstallRecord,
   writeLink,
-} from '../../git/install-files.js';
+} from '../../state/install-files.js';
 import { gitHooksInstaller } from './git-hooks.js';
 import { notesConfigInstaller } from './notes-config.js';
 import { syncInstaller } from './sync.js';

@@ -1,12 +1,12 @@
 /**
- * The file and config side of `init` / `uninstall`: hook files, the install record under the
- * git common dir, `git config --local`. Writes are atomic (temporary file, then rename).
+ * The file side of `init` / `uninstall`: hook files and the install record under the git
+ * common dir (local state, never pushed). Writes are atomic (temporary file, then rename).
+ * The `git config --local` side is in ../git/local-config.ts.
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep, basename } from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
-import type { Repo } from './repo.js';
-import { GitFailed } from '../errors.js';
+import type { Repo } from '../git/repo.js';
 
 export const INSTALL_RECORD = 'install.json';
 
@@ -81,12 +81,6 @@ export function writeLink(path: string, target: string): void {
   symlinkSync(target, path);
 }
 
-/** The effective hooks folder: `git rev-parse --git-path hooks` (core.hooksPath honoured). */
-export async function effectiveHooksDir(repo: Repo): Promise<string> {
-  const out = await repo.git(['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], { readOnly: true });
-  return out.trim();
-}
-
 export function installRecordPath(repo: Repo): string {
   return join(repo.paths.commonDir, 'handoff', INSTALL_RECORD);
 }
@@ -112,40 +106,6 @@ export function removeInstallRecord(repo: Repo): void {
   } catch {
     // not empty: local state of other commands lives there too
   }
-}
-
-/** The local config file `git config --local` writes. */
-export function localConfigPath(repo: Repo): string {
-  return join(repo.paths.commonDir, 'config');
-}
-
-export async function configLocal(repo: Repo, action: 'set' | 'add' | 'unset', key: string, value: string): Promise<void> {
-  const args =
-    action === 'set'
-      ? ['config', '--local', key, value]
-      : action === 'add'
-        ? ['config', '--local', '--add', key, value]
-        : ['config', '--local', '--fixed-value', '--unset-all', key, value];
-  const r = await repo.runGit(args);
-  // exit 5: nothing to unset, which is what we wanted.
-  if (r.code !== 0 && !(action === 'unset' && r.code === 5)) throw new GitFailed(`git config ${key} failed: ${r.stderr.trim().split('\n')[0]}`);
-}
-
-/** Local config values of `key` (not global or system). */
-export async function configLocalAll(repo: Repo, key: string): Promise<string[]> {
-  const r = await repo.runGit(['config', '--local', '--get-all', key], { readOnly: true });
-  return r.code === 0 ? r.stdout.toString('utf8').split('\n').filter((l) => l !== '') : [];
-}
-
-/** Removes `[section]` from the local config when it holds nothing any more. */
-export async function removeEmptySection(repo: Repo, section: string): Promise<void> {
-  const r = await repo.runGit(['config', '--local', '--get-regexp', `^${section.replace(/\./g, '\\.')}\\.`], { readOnly: true });
-  if (r.code === 0 && r.stdout.length) return;
-  const text = fileState(localConfigPath(repo)).data?.toString('utf8');
-  if (!text) return;
-  // git leaves an empty `[section]` header behind after unsetting its last key.
-  const re = new RegExp(`^\\[${section.replace(/\./g, '\\.')}\\]\\s*\\n(?=\\[|$)`, 'im');
-  if (re.test(text)) writeFileAtomic(localConfigPath(repo), Buffer.from(text.replace(re, '')), fileState(localConfigPath(repo)).mode ?? 0o644);
 }
 
 /** Where a path is recorded: relative to the common dir or work tree, so a moved repository still uninstalls. */
