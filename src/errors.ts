@@ -7,8 +7,25 @@ export type ExitCode = 1 | 2 | 3 | 4;
 /** Marks our errors across bundles: each command is bundled on its own, so `instanceof` cannot be trusted. */
 const BRAND = Symbol.for('git-handoff.error');
 
-export function isHandoffError(e: unknown): e is HandoffError {
-  return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+/** A class of ours, or its code: what `isHandoffError` classifies by. */
+export type HandoffErrorClass<T extends HandoffError = HandoffError> = { code: string; prototype: T };
+
+/**
+ * Whether `e` is one of our errors; given a class (or its code), whether it is of that class
+ * or a subclass of it. Classifies by the stable codes along the error's own class chain, not
+ * by `instanceof`: an error thrown by one bundle's copy of this module is caught by another's.
+ */
+export function isHandoffError(e: unknown): e is HandoffError;
+export function isHandoffError<T extends HandoffError>(e: unknown, cls: HandoffErrorClass<T>): e is T;
+export function isHandoffError(e: unknown, code: string): e is HandoffError;
+export function isHandoffError(e: unknown, want?: string | HandoffErrorClass): e is HandoffError {
+  if (typeof e !== 'object' || e === null || (e as Record<symbol, unknown>)[BRAND] !== true) return false;
+  if (want === undefined) return true;
+  const code = typeof want === 'string' ? want : want.code;
+  for (let c = (e as object).constructor as { code?: unknown } | undefined; c && c !== Error; c = Object.getPrototypeOf(c)) {
+    if (Object.prototype.hasOwnProperty.call(c, 'code') && c.code === code) return true;
+  }
+  return false;
 }
 
 export class HandoffError extends Error {
@@ -152,4 +169,69 @@ export class PurgedHistory extends Refused {
 /** Exit 1: the environment refused a write: disk full, no inodes, read-only, permission denied (issue 14). */
 export class FileSystemRefused extends Refused {
   static override code = 'FileSystemRefused';
+}
+
+/** Exit 1: a diff was asked for without names, and the selection holds fewer than two versions. */
+export class TooFewVersions extends Refused {
+  static override code = 'TooFewVersions';
+}
+/** Exit 1: a purge names a version that is already purged, or one whose note is gone. */
+export class NothingToPurge extends Refused {
+  static override code = 'NothingToPurge';
+}
+/** Exit 1: `policy approve` without a policy file: the built-in defaults need no approval. */
+export class NoPolicy extends Refused {
+  static override code = 'NoPolicy';
+}
+/** Exit 1: an act only a person may take (approving a policy) was asked for by an agent session. */
+export class PersonRequired extends Refused {
+  static override code = 'PersonRequired';
+}
+/** Exit 1: `--agent` names an agent we have no adapter for. */
+export class UnknownAgent extends Refused {
+  static override code = 'UnknownAgent';
+}
+/** Exit 1: an agent's settings file (JSON, TOML) cannot be read or merged safely; it is left as it is. */
+export class InvalidAgentSettings extends Refused {
+  static override code = 'InvalidAgentSettings';
+}
+/** Exit 1: the handoff-document template (shipped or the policy's own) cannot be read. */
+export class TemplateMissing extends Refused {
+  static override code = 'TemplateMissing';
+}
+/** Exit 1: a work item's record in the notes does not parse. */
+export class DamagedWorkItem extends Refused {
+  static override code = 'DamagedWorkItem';
+}
+/** Exit 1: the item's number, or a receipt's id, already belongs to another work item. */
+export class WorkItemConflict extends Refused {
+  static override code = 'WorkItemConflict';
+}
+
+/** Exit 4: a `gh` call failed (not installed, not authenticated, refused by GitHub, or an answer we cannot use). */
+export class GhFailed extends ExternalFailure {
+  static override code = 'GhFailed';
+  constructor(readonly args: string[], readonly detail: string) {
+    super(`gh ${args.slice(0, 2).join(' ')} failed: ${detail}`, { args, detail });
+  }
+}
+
+/** Exit 3: a rule our own code guarantees did not hold (a guarded invariant). */
+export class InvariantBroken extends InternalError {
+  static override code = 'InvariantBroken';
+}
+/** Exit 3: an object the notes or a ref point at is not in the repository. */
+export class ObjectMissing extends InternalError {
+  static override code = 'ObjectMissing';
+}
+/** Exit 3: a compare-and-swap ref update lost to other writers on every attempt. */
+export class ConcurrentWriters extends InternalError {
+  static override code = 'ConcurrentWriters';
+}
+/**
+ * Exit 3: the installed package lacks a file it ships (githooks/). The message keeps the
+ * `internal error:` prefix the entry point gives errors it does not know.
+ */
+export class InstallationIncomplete extends InternalError {
+  static override code = 'InstallationIncomplete';
 }

@@ -22,7 +22,7 @@ import { renderBookmark } from '../core/bookmark.js';
 import { mask, scanText } from '../core/secrets.js';
 import { showHandoff } from './show.js';
 import { loadPhrases } from './phrases-policy.js';
-import { NotARepository, isHandoffError } from '../errors.js';
+import { NotARepository, UntrustedRepository, isHandoffError } from '../errors.js';
 
 export interface AgentHookCall {
   agent: string;
@@ -56,7 +56,7 @@ export async function runAgentHook(call: AgentHookCall): Promise<AgentHookOutcom
     repo = await Repo.discover(parsed.input.cwd ?? call.cwd);
   } catch (e) {
     // An agent outside a repository, or in one git refuses (safe.directory): nothing to do.
-    if (e instanceof NotARepository || (isHandoffError(e) && e.code === 'UntrustedRepository')) return SILENT;
+    if (isHandoffError(e, NotARepository) || isHandoffError(e, UntrustedRepository)) return SILENT;
     return fail((e as Error).message);
   }
   try {

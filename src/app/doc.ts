@@ -28,7 +28,7 @@ import { openItem, receiptTime, refuseSecrets, resolveLang, resolveSession, sync
 import { buildSeed } from './seed.js';
 import { onlyHeadMoved } from '../core/seed-prompt.js';
 import { legacyReceiptIds } from './legacy-receipts.js';
-import { InvalidInput, Refused, TransitionRefused, UsageError, ValidationFailed } from '../errors.js';
+import { InvalidInput, TemplateMissing, TransitionRefused, UsageError, ValidationFailed, WorkItemConflict } from '../errors.js';
 
 export interface DocRequest {
   ref: WorkItemRef;
@@ -57,7 +57,7 @@ export function shippedTemplate(lang: Lang): string {
     if (existsSync(p)) return readFileSync(p, 'utf8');
     dir = dirname(dir);
   }
-  throw new Refused(`the shipped template templates/handoff.${lang}.md is missing from the installation`);
+  throw new TemplateMissing(`the shipped template templates/handoff.${lang}.md is missing from the installation`);
 }
 
 function templateText(ctx: ItemContext, lang: Lang): string {
@@ -66,7 +66,7 @@ function templateText(ctx: ItemContext, lang: Lang): string {
   try {
     return readFileSync(join(ctx.workTree, custom), 'utf8');
   } catch {
-    throw new Refused(`the policy's template ${custom} cannot be read`);
+    throw new TemplateMissing(`the policy's template ${custom} cannot be read`);
   }
 }
 
@@ -170,7 +170,7 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
   const hash = handoffDocHash(text);
   const id = handoffReceiptId(ref, hash);
   const existing = await ctx.items.receipt(id);
-  if (existing && existing.workItem !== ref.text) throw new Refused(`receipt ${id} belongs to ${existing.workItem}, not ${ref.text}`);
+  if (existing && existing.workItem !== ref.text) throw new WorkItemConflict(`receipt ${id} belongs to ${existing.workItem}, not ${ref.text}`);
   const cited = citedReceipts(text).map((c) => c.id);
 
   const settled =

@@ -11,7 +11,7 @@ import { resolveIdentities } from '../git/identity.js';
 import { defaultPolicy, normalizePolicy, policyHash, POLICY_PATH, type Policy } from '../core/policy.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
-import { InvalidPolicy, PolicyNotApproved, Refused } from '../errors.js';
+import { InvalidPolicy, NoPolicy, PersonRequired, PolicyNotApproved } from '../errors.js';
 
 export interface LoadedPolicy {
   path: string;
@@ -80,8 +80,8 @@ export interface ApproveResult {
 export async function approvePolicy(repo: Repo, req: { dryRun: boolean; agent: boolean }): Promise<ApproveResult> {
   const items = new ItemStore(repo);
   const p = await loadPolicy(repo, items);
-  if (!p.exists) throw new Refused(`there is no ${POLICY_PATH} to approve; the built-in defaults need no approval`);
-  if (req.agent) throw new Refused('only a person approves a policy (an agent session is active or HANDOFF_AGENT is set)');
+  if (!p.exists) throw new NoPolicy(`there is no ${POLICY_PATH} to approve; the built-in defaults need no approval`);
+  if (req.agent) throw new PersonRequired('only a person approves a policy (an agent session is active or HANDOFF_AGENT is set)');
   if (p.approved) return { hash: p.hash!, unchanged: true, dryRun: req.dryRun, commit: null };
   if (req.dryRun) return { hash: p.hash!, unchanged: false, dryRun: true, commit: null };
   const ids = await resolveIdentities(repo);

@@ -14,7 +14,7 @@ import { isAncestor } from '../git/notes-history.js';
 import { defaultRemote, trackingRef } from '../git/remote.js';
 import { resolveIdentities } from '../git/identity.js';
 import { formatRecord, recordPath, type PurgeRecord } from '../core/purge.js';
-import { GitFailed, Refused, UnknownVersion } from '../errors.js';
+import { ConcurrentWriters, NothingToPurge, ObjectMissing, UnknownVersion } from '../errors.js';
 import { dropSearchIndex } from '../git/search-index.js';
 
 const MAX_ATTEMPTS = 5;
@@ -38,9 +38,9 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
     const records: PurgeRecord[] = [];
     for (const name of names) {
       const v = await store.resolve(name, { all: true });
-      if (already.has(v.id)) throw new Refused(`version ${v.id.slice(0, 12)} is already purged`);
+      if (already.has(v.id)) throw new NothingToPurge(`version ${v.id.slice(0, 12)} is already purged`);
       const note = await findNote(repo.objects, v.commit.tree, v.target);
-      if (!note) throw new Refused(`version ${v.id.slice(0, 12)} has no note to purge`);
+      if (!note) throw new NothingToPurge(`version ${v.id.slice(0, 12)} has no note to purge`);
       if (!records.some((r) => r.version === v.id)) records.push({ version: v.id, target: v.target, blob: note.blob });
     }
     const objects: ObjectStore = dryRun ? new OverlayStore(repo.objects) : repo.objects;
@@ -66,13 +66,13 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
     dropSearchIndex(repo);
     return result;
   }
-  throw new GitFailed(`could not update ${NOTES_REF}: it kept changing while the purge was prepared; run it again`);
+  throw new ConcurrentWriters(`could not update ${NOTES_REF}: it kept changing while the purge was prepared; run it again`);
 }
 
 /** A `repair` commit on top of the rewritten history carrying the purge records. */
 async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, records: PurgeRecord[]): Promise<string> {
   const obj = await objects.read(tip);
-  if (!obj || obj.type !== 'commit') throw new GitFailed(`commit ${tip} is missing`);
+  if (!obj || obj.type !== 'commit') throw new ObjectMissing(`commit ${tip} is missing`);
   const last = parseCommit(obj.data);
   let tree = last.tree;
   for (const r of records) tree = await writePath(objects, tree, recordPath(r.version), await objects.write('blob', Buffer.from(formatRecord(r), 'utf8')));

@@ -14,7 +14,7 @@ import { Tmux } from './tmux.js';
 import { renderBookmark } from '../core/bookmark.js';
 import { parseTasks, renderRelayPrompt } from '../core/relay-prompt.js';
 import { decideRelay, relayIdFor, relayReasonOf, settle, type Ack, type RelayAttempt, type RelayRecord } from '../core/relay.js';
-import { RelayFailed, UsageError } from '../errors.js';
+import { isHandoffError, RelayFailed, UsageError } from '../errors.js';
 
 export const DEFAULT_TIMEOUT_S = 60;
 export const POLL_INTERVAL_MS = 5000;
@@ -226,7 +226,7 @@ export async function relayLoop(repo: Repo, opts: RelayOptions): Promise<void> {
       if (line !== last) opts.log(line);
       last = line;
     } catch (e) {
-      if (!(e instanceof RelayFailed)) throw e;
+      if (!isHandoffError(e, RelayFailed)) throw e;
       opts.log(`git handoff: ${e.message}`);
       last = e.message;
     }

@@ -59,7 +59,7 @@ export async function itemStatus(repo: Repo, ref: WorkItemRef, opts: { keepGoing
     remote = await inspectRemote(ctx);
   } catch (e) {
     // Listing every item, one tracker that cannot be read hides none of the others (review of issue 11).
-    if (!opts.keepGoing || !(e instanceof ProviderFailed)) throw e;
+    if (!opts.keepGoing || !isHandoffError(e, ProviderFailed)) throw e;
     remoteError = e.message;
   }
   const handoffDoc = exists || record?.handoffDoc ? path : null;

@@ -15,10 +15,10 @@ import { currentSession } from '../core/session.js';
 import { loadPolicy, requireTrusted, type LoadedPolicy } from './policy.js';
 import { localProvider } from '../providers/local.js';
 import { DELIVERY_CONFIG_PATH, GitHubProvider, NO_DELIVERY, parseDeliveryConfig, type DeliveryConfig } from '../providers/github.js';
-import { runGh, GhFailed } from '../providers/gh.js';
+import { runGh } from '../providers/gh.js';
 import { noteConfigWarning } from '../git/config-values.js';
 import type { PlannedStep, Provider, StepName } from '../providers/types.js';
-import { InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError, isHandoffError } from '../errors.js';
+import { DamagedWorkItem, GhFailed, InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError, WorkItemConflict, isHandoffError } from '../errors.js';
 import { compileAllow, scanFields } from '../core/secrets.js';
 import { describeSecrets } from '../core/secret-report.js';
 
@@ -61,9 +61,9 @@ export async function openItem(repo: Repo, ref: WorkItemRef, opts: { write: bool
   if (!workTree) throw new Refused('work items need a work tree; this is a bare repository');
   const items = new ItemStore(repo);
   const [stored, policy] = await Promise.all([items.item(ref), loadPolicy(repo, items)]);
-  if (stored.problem) throw new Refused(stored.problem);
+  if (stored.problem) throw new DamagedWorkItem(stored.problem);
   if (stored.record && stored.record.workItem !== ref.text) {
-    throw new Refused(`#${ref.number} is already tracked as ${stored.record.workItem}; one repository numbers its ${ref.provider} items once`);
+    throw new WorkItemConflict(`#${ref.number} is already tracked as ${stored.record.workItem}; one repository numbers its ${ref.provider} items once`);
   }
   if (opts.write) requireTrusted(policy);
   const delivery = ref.provider === 'github' ? readDelivery(workTree) : NO_DELIVERY;
@@ -197,7 +197,7 @@ export async function syncProvider(
  * did not happen and re-running is safe. Null for our own typed errors: they keep their class.
  */
 export function providerProblem(e: unknown): string | null {
-  if (e instanceof GhFailed) return e.detail;
+  if (isHandoffError(e, GhFailed)) return e.detail;
   if (isHandoffError(e)) return null;
   const message = e instanceof Error ? e.message : String(e);
   return `unexpected answer from gh (${message.split('\n')[0]})`;

@@ -4,7 +4,7 @@ import { Repo } from '../git/repo.js';
 import { readStdin } from '../cli/io.js';
 import { classifyPhrase } from '../core/phrases.js';
 import { loadPhrases } from '../app/phrases-policy.js';
-import { NotARepository, UsageError } from '../errors.js';
+import { isHandoffError, NotARepository, UsageError } from '../errors.js';
 
 export const command: CommandModule = {
   spec: {
@@ -28,7 +28,7 @@ export const command: CommandModule = {
     try {
       repo = await Repo.discover(ctx.cwd);
     } catch (e) {
-      if (!(e instanceof NotARepository)) throw e;
+      if (!isHandoffError(e, NotARepository)) throw e;
     }
     const phrases = await loadPhrases(repo).finally(() => repo?.close());
     for (const p of phrases.problems) ctx.io.err(`git handoff: warning: ${p}`);

@@ -3,7 +3,7 @@ import { JSON_OPTION, str } from './types.js';
 import { Repo } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
 import { checkedSelection } from '../app/show.js';
-import { Refused } from '../errors.js';
+import { isHandoffError, TooFewVersions, UnknownVersion } from '../errors.js';
 import { movedByRewrite } from '../core/rewrite.js';
 
 export const command: CommandModule = {
@@ -32,8 +32,8 @@ export const command: CommandModule = {
       try {
         [oldV, newV] = [await store.resolve(oldName, sel), await store.resolve(newName, sel)];
       } catch (e) {
-        if (args.positionals.length === 0 && /no version/.test((e as Error).message)) {
-          throw new Refused('diff needs two versions; this selection has fewer');
+        if (args.positionals.length === 0 && isHandoffError(e, UnknownVersion)) {
+          throw new TooFewVersions('diff needs two versions; this selection has fewer');
         }
         throw e;
       }

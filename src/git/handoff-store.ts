@@ -11,7 +11,7 @@ import { resolveIdentities, type Identities } from './identity.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
 import { checkStored, type Handoff } from '../core/schema.js';
-import { LockHeld, UnknownVersion, GitFailed } from '../errors.js';
+import { ConcurrentWriters, LockHeld, ObjectMissing, UnknownVersion } from '../errors.js';
 import { causalLatest } from './causal-latest.js';
 import { readBranchIndex, writeBranchIndex, type BranchIndex } from './branch-index.js';
 
@@ -55,7 +55,7 @@ export class HandoffStore {
 
   async readCommit(oid: string): Promise<Commit> {
     const obj = await this.repo.objects.read(oid);
-    if (!obj || obj.type !== 'commit') throw new GitFailed(`commit ${oid} is missing from the repository`);
+    if (!obj || obj.type !== 'commit') throw new ObjectMissing(`commit ${oid} is missing from the repository`);
     return parseCommit(obj.data);
   }
 
@@ -365,7 +365,7 @@ export class HandoffStore {
         await new Promise((res) => setTimeout(res, Math.random() * 20));
       }
     }
-    throw new GitFailed(`could not update ${NOTES_REF} after ${MAX_CAS_ATTEMPTS} attempts: too many concurrent writers`);
+    throw new ConcurrentWriters(`could not update ${NOTES_REF} after ${MAX_CAS_ATTEMPTS} attempts: too many concurrent writers`);
   }
 
   /** The one-line refusal for a lock on the ref that outlived the wait: its path, its age, the way out. */

@@ -15,7 +15,7 @@ import { parseDocument } from '../core/parse.js';
 import { checkStored } from '../core/schema.js';
 import { toCanonicalYaml } from '../core/canonical.js';
 import { parseRecord, purgedMessage, tombstone, PURGED_DIR, type PurgeRecord } from '../core/purge.js';
-import { GitFailed } from '../errors.js';
+import { ObjectMissing } from '../errors.js';
 
 /** The purge records a notes tree carries (`purged/<version>`). */
 export async function purgeRecords(store: ObjectStore, root: string): Promise<PurgeRecord[]> {
@@ -73,7 +73,7 @@ export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string
     const puts = placed.get(id);
     if (!own && !puts && newParents.every((p, i) => p === parents[i])) continue;
     const obj = await store.read(id);
-    if (!obj || obj.type !== 'commit') throw new GitFailed(`commit ${id} is missing from the repository`);
+    if (!obj || obj.type !== 'commit') throw new ObjectMissing(`commit ${id} is missing from the repository`);
     const c = parseCommit(obj.data);
     let tree = c.tree;
     for (const { target, blob } of copies.values()) {

@@ -10,7 +10,7 @@ import { NOTES_REF, type Repo } from './repo.js';
 import { firstLine, type GitResult } from './exec.js';
 import { describeGitFsFailure } from './fs-failure.js';
 import { removeGitTemporaries } from './git-temporaries.js';
-import { RemoteUnreachable, RemoteRefused, NoRemote, GitFailed } from '../errors.js';
+import { RemoteUnreachable, RemoteRefused, NoRemote, InvariantBroken } from '../errors.js';
 import { nearestName } from '../core/nearest-name.js';
 
 /** Where `sync` keeps the last fetched remote history (never force-written by a user push). */
@@ -168,7 +168,7 @@ export async function pushNotes(repo: Repo, remote: string, oid: string, expecte
   // A lease alone would let git replace any history it matches: without --force, only
   // what extends the remote's history is ever pushed.
   if (!opts.force && expected && expected !== oid && !(await extends_(repo, oid, expected))) {
-    throw new GitFailed(`refusing to push ${oid.slice(0, 12)} to '${remote}': it does not extend the remote's handoff history ${expected.slice(0, 12)}`);
+    throw new InvariantBroken(`refusing to push ${oid.slice(0, 12)} to '${remote}': it does not extend the remote's handoff history ${expected.slice(0, 12)}`);
   }
   const spec = `${opts.force ? '+' : ''}${oid}:${NOTES_REF}`;
   const r = await networkGit(repo, remote, 'push', ['push', '--porcelain', '--no-verify', '--progress', `--force-with-lease=${NOTES_REF}:${expected ?? ''}`, remote, spec], opts.budget);

@@ -8,7 +8,7 @@ import { GitObjectStore } from './object-store.js';
 import { discoverInProcess, type Refusal } from './discover.js';
 import { canonicalKey, readConfigInProcess, readRepoFormat } from './config-file.js';
 import { shellQuotePretty } from './safe-directory.js';
-import { NotARepository, UnsupportedRepository, UntrustedRepository, GitFailed } from '../errors.js';
+import { NotARepository, UnsupportedRepository, UntrustedRepository, GitFailed, InvariantBroken } from '../errors.js';
 import { checkListValues, noteConfigWarning } from './config-values.js';
 
 export const NOTES_REF = 'refs/notes/handoff';
@@ -318,7 +318,7 @@ export class Repo {
     return {
       patchId: () => (patch !== undefined ? Promise.resolve(patch) : new Promise((res) => (onPatch = res))),
       update: async (ref, newOid, oldOid) => {
-        if (!refMessage) throw new GitFailed('this write helper does not update refs');
+        if (!refMessage) throw new InvariantBroken('this write helper does not update refs');
         used = true;
         child.stdin.end(`update ${ref} ${newOid} ${oldOid ?? ZERO}\n`);
         const code = await done;

@@ -3,13 +3,7 @@
  * stand-in placed first on PATH (the tests' fake) is used exactly as the real one would be.
  */
 import { spawn } from 'node:child_process';
-
-/** A `gh` call that failed: not installed, not authenticated, or a refusal from GitHub. */
-export class GhFailed extends Error {
-  constructor(readonly args: string[], readonly detail: string) {
-    super(`gh ${args.slice(0, 2).join(' ')} failed: ${detail}`);
-  }
-}
+import { GhFailed } from '../errors.js';
 
 export type GhRunner = (args: string[]) => Promise<string>;
 

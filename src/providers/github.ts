@@ -6,7 +6,8 @@
  * --format json` (item field values keyed by the field's name with its first letter
  * lower-cased, as gh's own formatter writes them).
  */
-import { ghJson, GhFailed, type GhRunner } from './gh.js';
+import { ghJson, type GhRunner } from './gh.js';
+import { GhFailed } from '../errors.js';
 import type { ItemDescription, PlannedStep, Provider, RemoteItem, SyncRequest } from './types.js';
 import type { WorkItemRef } from '../core/work-item.js';
 import type { CheckResult, PullRequestFacts, Receipt } from '../core/receipt.js';

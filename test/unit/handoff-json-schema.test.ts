@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { handoffInputSchema, handoffPatchSchema } from '../../src/core/handoff-json-schema.js';
 import { normalizeInput, USER_KEYS, NESTED_ORDER, STATUSES, MAX_PENDING_QUESTIONS } from '../../src/core/schema.js';
-import { checkArgs } from '../../src/core/check-args.js';
+import { checkArgs } from '../../src/app/mcp/check-args.js';
 
 const schema = handoffInputSchema() as any;
 

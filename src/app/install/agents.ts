@@ -33,7 +33,7 @@ import {
 import { addMcpServer, MCP_REGISTRATIONS, removeMcpServer } from '../../agents/mcp-config.js';
 import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_MARK } from '../../agents/opencode-plugin.js';
 import { readInstallRecord } from '../../state/install-files.js';
-import { Refused } from '../../errors.js';
+import { InvalidAgentSettings, UnknownAgent } from '../../errors.js';
 import type { Installer, InstallOptions, InstallRecord, PlanContext, RecordedFile, Step } from './types.js';
 
 /** How to take an agent file change back (stored in install.json). */
@@ -106,7 +106,7 @@ const formatOf = (files: AgentFiles, rel: string): HookFormat => (typeof files.f
 export function agentsWanted(options: InstallOptions): AgentName[] {
   const raw = options.agent;
   const list = (Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []).flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean);
-  for (const a of list) if (!(AGENT_NAMES as readonly string[]).includes(a)) throw new Refused(`init: unknown agent '${a}' (${AGENT_LIST})`);
+  for (const a of list) if (!(AGENT_NAMES as readonly string[]).includes(a)) throw new UnknownAgent(`init: unknown agent '${a}' (${AGENT_LIST})`);
   return [...new Set(list)] as AgentName[];
 }
 
@@ -157,7 +157,7 @@ function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
   try {
     merged = mergeFor(adapter, files, before, rel);
   } catch (e) {
-    if (e instanceof SettingsError) throw new Refused(`init --agent ${adapter.name}: ${e.message}`);
+    if (e instanceof SettingsError) throw new InvalidAgentSettings(`init --agent ${adapter.name}: ${e.message}`);
     throw e;
   }
   if (merged.changed) {
@@ -206,7 +206,7 @@ function planMcp(ctx: PlanContext, adapter: AgentAdapter, earlier: Step[], share
   try {
     change = addMcpServer(current, reg, reg.file);
   } catch (e) {
-    if (e instanceof SettingsError) throw new Refused(`init --agent ${adapter.name}: ${e.message}`);
+    if (e instanceof SettingsError) throw new InvalidAgentSettings(`init --agent ${adapter.name}: ${e.message}`);
     throw e;
   }
   if (!change.changed) return [];

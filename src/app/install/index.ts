@@ -22,6 +22,7 @@ import {
   writeInstallRecord,
   writeLink,
 } from '../../state/install-files.js';
+import { InstallationIncomplete } from '../../errors.js';
 import { gitHooksInstaller } from './git-hooks.js';
 import { notesConfigInstaller } from './notes-config.js';
 import { syncInstaller } from './sync.js';
@@ -46,7 +47,7 @@ export function packageRoot(): string {
     }
     dir = dirname(dir);
   }
-  throw new Error('cannot find the git-handoff package folder (githooks/ is missing)');
+  throw new InstallationIncomplete('internal error: cannot find the git-handoff package folder (githooks/ is missing)');
 }
 
 function planContext(repo: Repo, options: InstallOptions, overlay: Map<string, Buffer | null>): PlanContext {

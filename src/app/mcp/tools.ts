@@ -16,8 +16,8 @@ import { parseItemOption } from '../work-items.js';
 import { renderBookmark } from '../../core/bookmark.js';
 import { serializeReceipt } from '../../core/receipt.js';
 import { handoffInputSchema, handoffPatchSchema, type JsonSchema } from '../../core/handoff-json-schema.js';
-import { checkArgs } from '../../core/check-args.js';
-import { isHandoffError, Refused, UsageError } from '../../errors.js';
+import { checkArgs } from './check-args.js';
+import { isHandoffError, TooFewVersions, UnknownVersion, UsageError } from '../../errors.js';
 
 export interface ToolResult {
   content: { type: 'text'; text: string }[];
@@ -179,7 +179,7 @@ export const TOOLS: ToolDef[] = [
       try {
         [oldV, newV] = [await store.resolve(oldName, sel), await store.resolve(newName, sel)];
       } catch (e) {
-        if (a.old === undefined && a.new === undefined && /no version/.test((e as Error).message)) throw new Refused('diff needs two versions; this selection has fewer');
+        if (a.old === undefined && a.new === undefined && isHandoffError(e, UnknownVersion)) throw new TooFewVersions('diff needs two versions; this selection has fewer');
         throw e;
       }
       const { diffHandoffs, renderChanges } = await import('../../core/version-diff.js');

@@ -4,8 +4,8 @@
  * enum, pattern, minimum, maxItems, anyOf, null). The handoff inside `handoff`/`patch` is
  * checked only for being a mapping here: `write` validates it fully, as for the CLI. Pure.
  */
-import { UsageError } from '../errors.js';
-import type { JsonSchema } from './handoff-json-schema.js';
+import { UsageError } from '../../errors.js';
+import type { JsonSchema } from '../../core/handoff-json-schema.js';
 
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
