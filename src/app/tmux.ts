@@ -3,7 +3,7 @@
  * environment to new sessions, so the session's variables go through `new-session -e`.
  * `handoff.relay.tmuxSocket` (or TMUX_TMPDIR, which tmux reads itself) picks the server.
  */
-import { spawn } from 'node:child_process';
+import { tryRun } from '../process/run.js';
 import { ToolMissing } from '../errors.js';
 
 export interface TmuxResult {
@@ -17,17 +17,12 @@ export class Tmux {
 
   run(args: string[]): Promise<TmuxResult> {
     const argv = [...(this.socket ? ['-L', this.socket] : []), ...args];
-    return new Promise((resolve, reject) => {
-      const child = spawn('tmux', argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-      child.on('error', (e: NodeJS.ErrnoException) =>
-        reject(e.code === 'ENOENT' ? new ToolMissing('tmux is not installed (or not on PATH); the relay starts the next session in tmux') : e),
-      );
-      child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    });
+    return tryRun('tmux', argv).then(
+      (r) => ({ code: r.code, stdout: r.stdout.toString(), stderr: r.stderr }),
+      (e: NodeJS.ErrnoException) => {
+        throw e.code === 'ENOENT' ? new ToolMissing('tmux is not installed (or not on PATH); the relay starts the next session in tmux') : e;
+      },
+    );
   }
 
   /** Fails with ToolMissing when tmux cannot run at all. */

@@ -1,6 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { GitObject, ObjectType } from './objects.js';
 import { GitFailed } from '../errors.js';
+import { start } from '../process/run.js';
 
 interface Pending {
   resolve: (o: GitObject | null) => void;
@@ -38,8 +39,7 @@ export class CatFileBatch {
 
   private start(): ChildProcessWithoutNullStreams {
     if (this.child) return this.child;
-    const env = { ...process.env, GIT_DIR: this.gitDir, GIT_OPTIONAL_LOCKS: '0' };
-    const child = process.getBuiltinModule('node:child_process').spawn('git', ['cat-file', '--batch'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = start('git', ['cat-file', '--batch'], { env: { GIT_DIR: this.gitDir, GIT_OPTIONAL_LOCKS: '0' } });
     child.stdout.on('data', (b: Buffer) => this.onData(b));
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));

@@ -3,7 +3,8 @@
  */
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { git, runGit, pipeGit, firstLine } from './exec.js';
+import { git, runGit, pipeGit, firstLine, type GitRunOptions } from './exec.js';
+import { start } from '../process/run.js';
 import { GitObjectStore } from './object-store.js';
 import { discoverInProcess, type Refusal } from './discover.js';
 import { canonicalKey, readConfigInProcess, readRepoFormat } from './config-file.js';
@@ -50,6 +51,9 @@ function refusalIn(stderr: string): Refusal | null {
   const bare = /cannot use bare repository '(.*)' \(safe\.bareRepository/.exec(stderr);
   return bare ? { refused: 'bare-disallowed', path: bare[1] } : null;
 }
+
+/** git's options for a call in a repository (the repository decides where git runs). */
+export type RepoGitOptions = Omit<GitRunOptions, 'cwd'>;
 
 export interface RepoPaths {
   gitDir: string;
@@ -128,17 +132,23 @@ export class Repo {
     return repo;
   }
 
-  /** Runs git in this repository. */
-  git(args: string[], opts: { input?: string | Buffer; env?: NodeJS.ProcessEnv; readOnly?: boolean } = {}) {
-    return git(args, { cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env }, input: opts.input, readOnly: opts.readOnly });
+  /** Where and how git runs for this repository: in its work tree (or git dir), with GIT_DIR set. */
+  private gitOptions(opts: RepoGitOptions): GitRunOptions {
+    return { ...opts, cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env } };
   }
 
-  pipeGit(first: string[], second: string[], opts: { env?: NodeJS.ProcessEnv; readOnly?: boolean } = {}) {
-    return pipeGit(first, second, { cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env }, readOnly: opts.readOnly });
+  /** Runs git in this repository and returns stdout as text; throws GitFailed on a non-zero exit. */
+  git(args: string[], opts: RepoGitOptions = {}) {
+    return git(args, this.gitOptions(opts));
   }
 
-  runGit(args: string[], opts: { input?: string | Buffer; env?: NodeJS.ProcessEnv; readOnly?: boolean; deadlineMs?: number; stallMs?: number } = {}) {
-    return runGit(args, { ...opts, cwd: this.workTree ?? this.gitDir, env: { GIT_DIR: this.gitDir, ...opts.env } });
+  /** Runs git in this repository; never throws on a non-zero exit. */
+  runGit(args: string[], opts: RepoGitOptions = {}) {
+    return runGit(args, this.gitOptions(opts));
+  }
+
+  pipeGit(first: string[], second: string[], opts: RepoGitOptions = {}) {
+    return pipeGit(first, second, this.gitOptions(opts));
   }
 
   /** All config values, read once per process (`git config -l -z`). Keys are spelled as git prints them: section and name lower-cased, a subsection as written. */
@@ -280,14 +290,12 @@ export class Repo {
    * Unused, the update is told to do nothing (stdin closed with no command).
    */
   startWriteHelper(diffArgs: string[], refMessage: string | null): WriteHelper {
-    const { spawn } = process.getBuiltinModule('node:child_process');
     const script = refMessage
       ? 'n=$#; m=$1; shift; { git "$@" | git patch-id --stable; echo --; } ; exec git update-ref --stdin --create-reflog -m "$m"'
       : 'm=$1; shift; { git "$@" | git patch-id --stable; echo --; }';
-    const child = spawn('sh', ['-c', script, 'sh', refMessage ?? '', ...diffArgs], {
+    const child = start('sh', ['-c', script, 'sh', refMessage ?? '', ...diffArgs], {
       cwd: this.workTree ?? this.gitDir,
-      env: { ...process.env, GIT_DIR: this.gitDir, GIT_OPTIONAL_LOCKS: '0' },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { GIT_DIR: this.gitDir, GIT_OPTIONAL_LOCKS: '0' },
     });
     let stdout = '';
     let stderr = '';
