@@ -7,7 +7,7 @@
  */
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { processHolding } from './ref-locks.js';
+import { processHolding } from '../process/proc.js';
 
 const TEMPORARY = /^tmp_(obj|pack|idx|rev)_/;
 

@@ -2,8 +2,10 @@
  * Is a rebase, merge, cherry-pick, revert or bisect in progress? (DESIGN.md "Git hooks": the
  * commit hooks stay quiet then.) Read from the git dir and the HEAD reflog, no git process.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAncestors } from '../process/proc.js';
+import { gitCommandLine } from './argv.js';
 
 const MARKERS = ['rebase-merge', 'rebase-apply', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'BISECT_LOG', 'sequencer'];
 /** Reflog messages of commits made by a sequencer command rather than by `git commit`. */
@@ -50,36 +52,9 @@ export function madeBySequencer(entry: ReflogEntry | null, head: string): boolea
   return entry !== null && entry.new === head && SEQUENCER_REFLOG.test(entry.message);
 }
 
-/**
- * Best effort, Linux: the command lines of the git processes above this one, nearest first,
- * found by walking up the process tree (`/proc/<pid>/stat`, `cmdline`); empty where /proc is
- * not available.
- */
-export function gitAncestors(maxDepth = 6): string[][] {
-  const out: string[][] = [];
-  let pid = process.ppid;
-  for (let i = 0; i < maxDepth && pid > 1; i++) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      break;
-    }
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) === 'git') {
-      try {
-        out.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
-      } catch {}
-    }
-    pid = Number(stat.slice(close + 2).split(' ')[1]);
-  }
-  return out;
-}
-
 /** A sequencer command among git's arguments (`git cherry-pick ...`, `git -c x=y revert ...`). */
 export function isSequencerCommand(argv: string[] | null): boolean {
-  if (!argv) return false;
-  const sub = argv.slice(1).find((a, i, all) => !a.startsWith('-') && all[i - 1] !== '-c' && all[i - 1] !== '-C');
+  const sub = argv ? gitCommandLine(argv)?.command : undefined;
   return sub !== undefined && /^(cherry-pick|revert|rebase|merge|pull|am)$/.test(sub);
 }
 
@@ -87,8 +62,10 @@ export function isSequencerCommand(argv: string[] | null): boolean {
  * This hook runs under a sequencer command, directly or through the `git commit` it starts
  * (`git cherry-pick --continue`, `git revert --continue` after a conflict).
  */
-export function runBySequencer(): boolean {
-  return gitAncestors().some(isSequencerCommand);
+export async function runBySequencer(maxDepth = 6): Promise<boolean> {
+  // Linux only (no `ps` per step): the commit hooks run on every commit.
+  for await (const p of processAncestors(process.ppid, maxDepth)) if (p.name === 'git' && isSequencerCommand(p.argv)) return true;
+  return false;
 }
 
 /**

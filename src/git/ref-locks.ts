@@ -3,9 +3,10 @@
  * git holds a ref lock for the few milliseconds of one update; one that stays behind was
  * left by a killed writer and blocks every later write until it is removed.
  */
-import { readdirSync, readlinkSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Repo } from './repo.js';
+import { processHolding } from '../process/proc.js';
 
 /**
  * A lock older than this cannot belong to a live writer of ours: a writer gives up after
@@ -64,30 +65,4 @@ export function removeLock(lock: RefLock): boolean {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw e;
   }
-}
-
-/** The pid of a process with `path` open, from /proc (null elsewhere, or when none). */
-export function processHolding(path: string): number | null {
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
-  } catch {
-    return null;
-  }
-  for (const pid of pids) {
-    let fds: string[];
-    try {
-      fds = readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      try {
-        if (readlinkSync(`/proc/${pid}/fd/${fd}`) === path) return Number(pid);
-      } catch {
-        // the process or descriptor went away
-      }
-    }
-  }
-  return null;
 }

@@ -48,7 +48,7 @@ export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
   const head = await repo.headCommit();
   if (!head) return null;
   const reflog = lastHeadReflog(repo.gitDir);
-  if (madeBySequencer(reflog, head) || runBySequencer()) return null;
+  if (madeBySequencer(reflog, head) || (await runBySequencer())) return null;
   const commit = await readCommit(repo, head);
   if (!commit || commit.parents.length > 1 || isRevertMessage(commit.message)) return null;
   if (isExcludedSubject(subjectLine(commit.message))) return { substantive: false, rule: 'excluded' };

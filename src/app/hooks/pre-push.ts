@@ -41,7 +41,7 @@ export async function pushAlongside(repo: Repo, remoteArg: string | undefined, b
 
 export async function run(ctx: HookContext): Promise<number> {
   // `git push --dry-run` runs this hook too: a dry run pushes nothing, handoffs included.
-  if (pushIsDryRun()) return 0;
+  if (await pushIsDryRun()) return 0;
   const repo = await Repo.discover(ctx.cwd);
   const remote = ctx.args[0];
   try {

@@ -16,7 +16,7 @@ export async function run(ctx: HookContext): Promise<number> {
   if (source === 'merge' || source === 'squash') return 0;
   const repo = await Repo.discover(ctx.cwd);
   try {
-    if (operationInProgress(repo.gitDir) || runBySequencer()) return 0;
+    if (operationInProgress(repo.gitDir) || (await runBySequencer())) return 0;
     const strict = await repo.configBool('handoff.sweep.strict');
     const r = await sweep(repo, latestCadence);
     const due = r.topics.filter((t) => t.action === 'consolidate');
