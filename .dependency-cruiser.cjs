@@ -1,0 +1,95 @@
+/**
+ * Import boundaries of src/ (docs/architecture.md, "Layers" and "Rules a machine checks").
+ * `npm run lint` runs it; each rule's comment says what it keeps true. ESLint covers what an
+ * import graph cannot see (`process.getBuiltinModule('node:child_process')`, `run('git')`):
+ * see eslint.config.js.
+ */
+
+/** Where a program may be started: the one process runner, and git/ (which starts git). */
+const PROCESS_STARTERS = '^src/(process/run\\.ts$|git/)';
+
+/**
+ * The core/ modules a command may import for more than types: the ones that turn a result
+ * into text (a command renders; deciding is a use case's, in app/).
+ */
+const CORE_RENDERERS = ['bookmark', 'canonical', 'receipt', 'version-diff'];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-is-pure',
+      comment: 'core/ decides on plain values: it imports nothing of the other layers (errors.ts, the error classes, is a leaf every layer shares).',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/(core/|errors\\.ts$)' },
+    },
+    {
+      name: 'core-has-no-io',
+      comment: 'core/ may hash and join paths, but not touch files, processes, the network or the environment.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { dependencyTypes: ['core'], pathNot: '^(node:)?(crypto|path|util|buffer|string_decoder)$' },
+    },
+    {
+      name: 'nothing-imports-commands',
+      comment: 'Commands are leaves: only the entry (src/cli.ts) reaches them, through the registry that loads each lazily.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(commands/|cli\\.ts$)' },
+      to: { path: '^src/commands/' },
+    },
+    {
+      name: 'entry-uses-only-the-registry',
+      comment: 'The entry names no command module itself: a command is reached through the registry, so each stays a bundle of its own.',
+      severity: 'error',
+      from: { path: '^src/cli\\.ts$' },
+      to: { path: '^src/commands/', pathNot: '^src/commands/(registry|types)\\.ts$' },
+    },
+    {
+      name: 'commands-go-through-app',
+      comment: 'A command parses, calls one use case in app/, renders: it does not reach git, local state, processes or work-item providers itself.',
+      severity: 'error',
+      from: { path: '^src/commands/' },
+      to: { path: '^src/(git|providers|state|process|agents)/' },
+    },
+    {
+      name: 'commands-use-core-only-to-render',
+      comment: `From core/ a command imports types, and the renderers (${CORE_RENDERERS.join(', ')}); a decision it needs is a use case in app/.`,
+      severity: 'error',
+      from: { path: '^src/commands/' },
+      to: { path: '^src/core/', pathNot: `^src/core/(${CORE_RENDERERS.join('|')})\\.ts$`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'only-the-runner-starts-programs',
+      comment: 'One process runner (src/process/run.ts) starts programs; git/ starts git. Everything else asks one of them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: PROCESS_STARTERS },
+      to: { path: '^(node:)?child_process$' },
+    },
+    {
+      name: 'no-circular-layers',
+      comment: 'Data flows one way: commands -> app -> (core, git, state, agents, providers); the lower layers never import app/.',
+      severity: 'error',
+      from: { path: '^src/(core|git|state|process|agents|providers)/' },
+      to: { path: '^src/app/' },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'An import that resolves to nothing is a typo or a file that moved.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts'],
+    },
+  },
+};

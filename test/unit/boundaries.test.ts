@@ -1,0 +1,97 @@
+/**
+ * The import-boundary rules (.dependency-cruiser.cjs) and the ESLint rules that see what an
+ * import graph cannot (eslint.config.js) fail on deliberately wrong code, and pass on a tree
+ * that keeps the layering (docs/architecture.md, "Rules a machine checks").
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { ESLint } from 'eslint';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/** A tiny tree with one wrong import per rule, and files that break none. */
+const FIXTURE: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }),
+  'src/errors.ts': 'export class Refused extends Error {}\n',
+  'src/cli.ts': "import { COMMANDS } from './commands/registry.js';\nimport { show } from './commands/show.js';\nexport { COMMANDS, show };\n",
+  'src/commands/registry.ts': "export const COMMANDS = { show: () => import('./show.js') };\n",
+  'src/commands/show.ts':
+    "import { showUseCase } from '../app/show.js';\nimport { readRef } from '../git/refs.js';\nexport const show = () => showUseCase(readRef());\n",
+  'src/commands/log.ts':
+    "import type { Decision } from '../core/decide.js';\nimport { decide } from '../core/decide.js';\nimport { render } from '../core/bookmark.js';\nexport const log = (d: Decision) => render(decide(d));\n",
+  'src/core/bookmark.ts': 'export const render = (x: unknown) => String(x);\n',
+  'src/app/show.ts':
+    "import { decide } from '../core/decide.js';\nimport { spawn } from 'node:child_process';\nexport const showUseCase = (x: string) => (spawn, decide(x));\n",
+  'src/app/peek.ts': "import { show } from '../commands/show.js';\nexport const peek = show;\n",
+  'src/core/decide.ts':
+    "import { Refused } from '../errors.js';\nimport { createHash } from 'node:crypto';\nexport type Decision = string;\nexport const decide = (x: string) => (x ? createHash('sha1').update(x).digest('hex') : new Refused());\n",
+  'src/core/impure.ts':
+    "import { readFileSync } from 'node:fs';\nimport { readRef } from '../git/refs.js';\nexport const impure = () => readFileSync(readRef());\n",
+  'src/git/refs.ts': "import { spawnSync } from 'node:child_process';\nexport const readRef = () => String(spawnSync('git', ['rev-parse', 'HEAD']).stdout);\n",
+  'src/git/lower.ts': "import { showUseCase } from '../app/show.js';\nexport const lower = showUseCase;\n",
+  'src/process/run.ts': "import { spawn } from 'node:child_process';\nexport const run = (cmd: string, args: string[]) => spawn(cmd, args);\n",
+  'src/providers/gh.ts': "import { run } from '../process/run.js';\nexport const gh = () => run('gh', ['api']);\n",
+};
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'handoff-boundaries-'));
+  for (const [path, text] of Object.entries(FIXTURE)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('dependency-cruiser boundaries', () => {
+  it('fails, naming each wrong import and only those', () => {
+    // the reporter `npm run lint` uses: one line per violation, the exit code is their count
+    const r = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'src', '--config', join(root, '.dependency-cruiser.cjs')],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    const violations = [...r.stdout.matchAll(/^\s*error (\S+): (\S+) → (\S+)$/gm)].map((m) => `${m[1]}: ${m[2]} -> ${m[3]}`).sort();
+    expect(violations, r.stdout + r.stderr).toEqual([
+      'commands-go-through-app: src/commands/show.ts -> src/git/refs.ts',
+      'commands-use-core-only-to-render: src/commands/log.ts -> src/core/decide.ts',
+      'core-has-no-io: src/core/impure.ts -> fs',
+      'core-is-pure: src/core/impure.ts -> src/git/refs.ts',
+      'entry-uses-only-the-registry: src/cli.ts -> src/commands/show.ts',
+      'no-circular-layers: src/git/lower.ts -> src/app/show.ts',
+      'nothing-imports-commands: src/app/peek.ts -> src/commands/show.ts',
+      'only-the-runner-starts-programs: src/app/show.ts -> child_process',
+    ]);
+    expect(r.status).toBe(violations.length);
+  });
+});
+
+describe('ESLint rules the import graph cannot see', () => {
+  const eslint = new ESLint({ cwd: root });
+  const lint = async (path: string, text: string) => (await eslint.lintText(text, { filePath: join(root, path) }))[0].messages.map((m) => m.ruleId);
+
+  it("refuses process.getBuiltinModule('node:child_process') outside the runner and git/", async () => {
+    const text = "export const s = () => process.getBuiltinModule('node:child_process').spawn('tmux', []);\n";
+    expect(await lint('src/app/boundary-fixture.ts', text)).toEqual(['no-restricted-syntax']);
+    expect(await lint('src/process/run.ts', text)).toEqual([]);
+    expect(await lint('src/git/boundary-fixture.ts', text)).toEqual([]);
+  });
+
+  it('refuses starting git through the runner outside git/', async () => {
+    const text = "import { run } from '../process/run.js';\nexport const head = () => run('git', ['rev-parse', 'HEAD']);\n";
+    expect(await lint('src/app/boundary-fixture.ts', text)).toEqual(['no-restricted-syntax']);
+    expect(await lint('src/git/boundary-fixture.ts', text)).toEqual([]);
+    expect(await lint('src/app/boundary-fixture.ts', text.replace("'git'", "'tmux'"))).toEqual([]);
+  });
+
+  it('keeps process out of core/', async () => {
+    expect(await lint('src/core/boundary-fixture.ts', 'export const home = () => process.env.HOME;\n')).toEqual(['no-restricted-globals']);
+  });
+});
