@@ -5,10 +5,10 @@
 // whose modules are evaluated only when used, and the heavy libraries (js-yaml, diff) in
 // files of their own, required only on the paths that need them.
 import { build } from 'esbuild';
-import { rmSync, mkdirSync, writeFileSync, chmodSync, readFileSync, existsSync } from 'node:fs';
+import { rmSync, mkdirSync, writeFileSync, chmodSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -25,36 +25,43 @@ for (const [name, file] of Object.entries(VENDOR)) {
 
 // Each command is a bundle of its own: `show` compiles only what `show` runs. The
 // dispatcher (cli.cjs) requires the one it needs; shared code is simply repeated.
-const registry = readFileSync(join(root, 'src/commands/registry.ts'), 'utf8');
-const commands = [...registry.matchAll(/import\('\.\/([a-z0-9-]+)\.js'\)/g)].map((m) => m[1]);
-// A command's dynamic `import('../app/...')` (one git hook event, the agent hooks) is a
-// bundle of its own too, so `hook post-commit` does not compile the agent machinery.
-const lazyName = (spec) => `lazy-${spec.replace(/^\.\.\/app\//, '').replace(/\.js$/, '').replace(/[^a-z0-9]+/gi, '-')}`;
-const lazy = new Map();
-for (const c of commands) {
-  const text = readFileSync(join(root, 'src/commands', `${c}.ts`), 'utf8');
-  for (const m of text.matchAll(/import\('(\.\.\/app\/[a-z0-9/-]+\.js)'\)/g)) {
-    // (a path named only in a comment has no file)
-    if (existsSync(join(root, 'src', m[1].slice(3).replace(/\.js$/, '.ts')))) lazy.set(m[1], lazyName(m[1]));
+// A command's dynamic `import()` of a use case in app/ (one git hook event, the agent
+// hooks) is a bundle of its own too, so `hook post-commit` does not compile the agent
+// machinery. Both lists come from esbuild's own import graph of the registry (its
+// metafile), so what is split is exactly what esbuild resolved, comments and strings aside.
+const analysis = await build({ ...common, entryPoints: [join(root, 'src/commands/registry.ts')], external: Object.keys(VENDOR), metafile: true, write: false, outdir: dist });
+const { inputs } = analysis.metafile;
+/** bundle name -> source file (relative to the root, as the metafile names it) */
+const bundles = new Map();
+/** `${importer}\0${specifier as written}` -> the bundle that dynamic import becomes */
+const split = new Map();
+const dynamicImports = (file) => inputs[file].imports.filter((i) => i.kind === 'dynamic-import' && !i.external);
+const baseName = (file, folder) => file.slice(folder.length, -'.ts'.length);
+for (const cmd of dynamicImports('src/commands/registry.ts')) {
+  // a command's name is its file's name, as in the registry's keys
+  const name = `cmd-${baseName(cmd.path, 'src/commands/')}`;
+  bundles.set(name, cmd.path);
+  split.set(`src/commands/registry.ts\0${cmd.original}`, name);
+  for (const use of dynamicImports(cmd.path)) {
+    if (!use.path.startsWith('src/app/')) continue; // (a core module imported lazily stays in the command's bundle)
+    const lazy = `lazy-${baseName(use.path, 'src/app/').replace(/[^a-z0-9]+/gi, '-')}`;
+    bundles.set(lazy, use.path);
+    split.set(`${cmd.path}\0${use.original}`, lazy);
   }
 }
+if (![...bundles.keys()].some((n) => n.startsWith('cmd-'))) throw new Error('build: the registry (src/commands/registry.ts) imports no command');
 const splitPlugin = {
   name: 'split',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/app\// }, (args) =>
-      args.importer.includes(`${join('src', 'commands')}/`) && args.kind === 'dynamic-import' && lazy.has(args.path)
-        ? { path: `./${lazy.get(args.path)}.cjs`, external: true }
-        : undefined,
-    );
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const name = args.kind === 'dynamic-import' && split.get(`${relative(root, args.importer)}\0${args.path}`);
+      return name ? { path: `./${name}.cjs`, external: true } : undefined;
+    });
     b.onResolve({ filter: new RegExp(`^(${Object.keys(VENDOR).join('|')})$`) }, (args) => ({ path: `./${VENDOR[args.path]}`, external: true }));
-    b.onResolve({ filter: /^\.\/[a-z0-9-]+\.js$/ }, (args) =>
-      args.importer.endsWith(join('commands', 'registry.ts')) ? { path: `./cmd-${args.path.slice(2, -3)}.cjs`, external: true } : undefined,
-    );
   },
 };
 const entries = { cli: join(root, 'src/bin.ts') };
-for (const c of commands) entries[`cmd-${c}`] = join(root, 'src/commands', `${c}.ts`);
-for (const [spec, name] of lazy) entries[name] = join(root, 'src', spec.replace(/^\.\.\//, '').replace(/\.js$/, '.ts'));
+for (const [name, file] of bundles) entries[name] = join(root, file);
 await build({
   ...common,
   entryPoints: entries,
