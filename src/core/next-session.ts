@@ -7,6 +7,7 @@
  */
 import { NESTED_ORDER, TOOL_KEYS, type Handoff, type OpenTrack } from './schema.js';
 import { toCanonicalYaml } from './canonical.js';
+import { frontMatterSpan, keyLines, readScalar } from './front-matter.js';
 
 export const EMPTY_MARK = '(none this round)';
 const EMPTY_MARKS = [EMPTY_MARK, '(нет на этом раунде)', '(本轮无)', '(none)', '(нет)'];
@@ -163,19 +164,6 @@ export interface ParsedNextSession {
   otherYaml: string | null;
 }
 
-function unquote(v: string): string {
-  const t = v.trim();
-  if (t.startsWith('"') && t.endsWith('"') && t.length >= 2) {
-    try {
-      return JSON.parse(t) as string;
-    } catch {
-      return t.slice(1, -1);
-    }
-  }
-  if (t.startsWith("'") && t.endsWith("'") && t.length >= 2) return t.slice(1, -1).replace(/''/g, "'");
-  return t;
-}
-
 function isEmptyMark(line: string): boolean {
   const t = line.trim().toLowerCase();
   return EMPTY_MARKS.some((m) => t === m.toLowerCase() || t === `- ${m.toLowerCase()}` || t === `_${m.toLowerCase()}_`);
@@ -247,17 +235,16 @@ function fenced(lines: string[]): string {
 
 /** Parses a NEXT_SESSION.md (English or Russian headings). */
 export function parseNextSession(text: string): ParsedNextSession {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  let i = 0;
+  const src = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   let otherYaml: string | null = null;
   const front: Record<string, string> = {};
-  if (lines[0]?.trim() === '---') {
-    for (i = 1; i < lines.length && lines[i].trim() !== '---'; i++) {
-      const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(lines[i]);
-      if (m) front[m[1]] = unquote(m[2]);
-    }
-    i++;
+  const span = frontMatterSpan(src);
+  if (span) for (const [key, raw] of keyLines(src, span.lines, span.close)) {
+    const v = readScalar(raw);
+    if (typeof v === 'string') front[key] = v;
   }
+  const lines = (span ? src.slice(span.body) : src).split('\n');
+  let i = 0;
   const intro: string[] = [];
   const sections: { title: string; lines: string[] }[] = [];
   for (; i < lines.length; i++) {

@@ -2,6 +2,8 @@
  * The sweep's reading of one topic file, cheap enough for thousands of files on a commit.
  * It answers exactly what `summarizeTopic(readTopic(text))` (the readable definition in
  * sweep.ts) answers; the property tests in test/unit/sweep-scan.test.ts hold the two together.
+ * The front matter is found and its values read by src/core/front-matter.ts, as the
+ * definition reads them; what is hand-tuned here is the walk over the entries.
  *
  * Code that runs once per file in a short-lived process runs mostly cold, where every
  * JavaScript step counts and the engine's own string searches are nearly free. So the text is
@@ -10,9 +12,8 @@
  * line break other than `\n` (a lone `\r`, U+2028, U+2029), where a regular expression's `.`
  * and `$` see lines differently, is read by the definition itself.
  */
-import { headingTime, readTopic, scalar, summarizeTopic, type TopicSummary } from './sweep.js';
-
-type Scalar = string | boolean | null | undefined;
+import { frontMatterSpan, readScalar, skipBlanks, type Scalar } from './front-matter.js';
+import { closingFlag, headingTime, readTopic, summarizeTopic, type TopicSummary } from './sweep.js';
 
 const NL = 10;
 const SPACE = 32;
@@ -41,25 +42,17 @@ export function scanActiveTopic(text: string): TopicSummary | null {
       return t && t.data.status === 'active' ? summarizeTopic(t) : null;
     }
   }
-  // `---[ \t]*\n`, then everything up to the first `\n---` or `\n...` line.
-  if (!src.startsWith('---')) return null;
-  const open = skipBlanks(src, 3);
-  if (src.charCodeAt(open) !== NL) return null;
-  let close = closingLine(src, '\n---', open, src.length);
-  if (unusual) {
-    const dots = src.indexOf('\n...', open);
-    if (dots >= 0 && dots < close) close = closingLine(src, '\n...', dots, close);
-  }
-  if (close === src.length) return null;
+  const span = frontMatterSpan(src, unusual);
+  if (!span) return null;
   // The front matter's lines, once: the last line of a key counts.
-  let status: Scalar, topic: Scalar, fidelity: Scalar, closing: Scalar;
-  for (let s = open + 1; s < close; ) {
+  let status: Scalar | undefined, topic: Scalar | undefined, fidelity: Scalar | undefined, closing: Scalar | undefined;
+  for (let s = span.lines; s < span.close; ) {
     const e = src.indexOf('\n', s);
     const c = src.charCodeAt(s); // (s, t, f, c: a first letter rules out three keys at once)
-    if (c === 115 && src.startsWith('status:', s)) status = frontMatterValue(src, s + 7, e);
-    else if (c === 116 && src.startsWith('topic:', s)) topic = frontMatterValue(src, s + 6, e);
-    else if (c === 102 && src.startsWith('fidelity:', s)) fidelity = frontMatterValue(src, s + 9, e);
-    else if (c === 99 && src.startsWith('closing:', s)) closing = frontMatterValue(src, s + 8, e);
+    if (c === 115 && src.startsWith('status:', s)) status = readScalar(valueText(src, s + 7, e));
+    else if (c === 116 && src.startsWith('topic:', s)) topic = readScalar(valueText(src, s + 6, e));
+    else if (c === 102 && src.startsWith('fidelity:', s)) fidelity = readScalar(valueText(src, s + 9, e));
+    else if (c === 99 && src.startsWith('closing:', s)) closing = closingFlag(valueText(src, s + 8, e));
     s = e + 1;
   }
   if (status !== 'active') return null;
@@ -67,42 +60,16 @@ export function scanActiveTopic(text: string): TopicSummary | null {
   if (topic !== undefined) data.topic = topic;
   if (fidelity !== undefined) data.fidelity = fidelity;
   if (closing !== undefined) data.closing = closing;
-  const body = skipBlanks(src, close + 4);
-  return entries(src, body === src.length ? body : body + 1, data, unusual);
+  return entries(src, span.body, data, unusual);
 }
 
-/** The first index at or after `at` that is not a space or a tab. */
-function skipBlanks(src: string, at: number): number {
-  let c = src.charCodeAt(at);
-  while (c === SPACE || c === TAB) c = src.charCodeAt(++at);
-  return at;
-}
-
-/** Where the first `marker` line (`\n---` or `\n...`, then `[ \t]*`, then `\n` or the end) starts in [from, before), else `before`. */
-function closingLine(src: string, marker: string, from: number, before: number): number {
-  for (let at = src.indexOf(marker, from); at >= 0 && at < before; at = src.indexOf(marker, at + 1)) {
-    const j = skipBlanks(src, at + 4);
-    if (j === src.length || src.charCodeAt(j) === NL) return at;
-  }
-  return before;
-}
-
-/**
- * The value of a front matter line whose text after `key:` is [a, e), as sweep.ts
- * `parseFrontMatter` reads it.
- */
-function frontMatterValue(src: string, from: number, e: number): string | boolean | null {
+/** The text after `key:` on a front matter line [from, e), without the blanks around it (what parseFrontMatter reads). */
+function valueText(src: string, from: number, e: number): string {
   const a = skipBlanks(src, from);
   let b = e;
   for (let c = src.charCodeAt(b - 1); b > a && (c === SPACE || c === TAB); c = src.charCodeAt(--b - 1));
-  const v = src.slice(a, b);
-  // A plain word needs none of scalar()'s rules: no quote, no comment, not null nor a boolean.
-  const c = v.charCodeAt(0);
-  return c !== 34 && c !== 39 && !v.includes('#') && (v.length > 5 || !MAYBE_SPECIAL.test(v)) ? v : scalar(v);
+  return src.slice(a, b);
 }
-
-/** What scalar() may read as null or a boolean (a superset: it decides the rest). */
-const MAYBE_SPECIAL = /^(?:|~|null|true|yes|on|false|no|off)$/i;
 
 /**
  * The `## ` headings of the body (from `start`) outside code fences. Walks from one place

@@ -10,6 +10,8 @@
  * 2 entries or a newest entry under 10 minutes old, and consolidated otherwise.
  */
 
+import { frontMatterSpan, keyLines, readScalar, type Scalar } from './front-matter.js';
+
 /** seeds/004: "entry <2 条" */
 export const MIN_ENTRIES = 2;
 /** seeds/004: "距今 <10 分钟" */
@@ -18,42 +20,32 @@ export const MIN_AGE_MS = 10 * 60 * 1000;
 export type Fidelity = 'Light' | 'Standard' | 'High';
 
 export interface FrontMatter {
-  [key: string]: string | boolean | null;
+  [key: string]: Scalar;
 }
 
 /**
- * The front matter's top-level scalars (`key: value`), enough for the sweep's four keys and
- * cheap enough for a commit hook; nested values are ignored. null when there is none.
+ * The front matter's top-level scalars (`key: value`, read by src/core/front-matter.ts),
+ * enough for the sweep's four keys and cheap enough for a commit hook; nested values are
+ * ignored. null when there is none.
  */
 export function parseFrontMatter(text: string): { data: FrontMatter; body: string } | null {
   const src = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-  if (!/^---[ \t]*\n/.test(src)) return null;
-  const end = /\n(---|\.\.\.)[ \t]*(\n|$)/.exec(src.slice(3));
-  if (!end) return null;
-  const head = src.slice(src.indexOf('\n') + 1, 3 + end.index + 1);
-  const body = src.slice(3 + end.index + end[0].length);
+  const span = frontMatterSpan(src);
+  if (!span) return null;
   const data: FrontMatter = {};
-  for (const line of head.split('\n')) {
-    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$/.exec(line);
-    if (!m) continue;
-    data[m[1]] = scalar(m[2]);
-  }
-  return { data, body };
+  for (const [key, raw] of keyLines(src, span.lines, span.close)) data[key] = key === 'closing' ? closingFlag(raw) : readScalar(raw);
+  return { data, body: src.slice(span.body) };
 }
 
-/** One front matter value: null, a boolean, a quoted string unquoted, else the text without its comment. */
-export function scalar(raw: string): string | boolean | null {
-  let v = raw;
-  if (/^["']/.test(v)) v = v.replace(/^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]+#.*$/, '$1');
-  else v = v.replace(/[ \t]+#.*$/, '');
-  if (v === '' || v === '~' || v === 'null') return null;
-  if (/^(true|yes|on)$/i.test(v)) return true;
-  if (/^(false|no|off)$/i.test(v)) return false;
-  const q = /^"((?:[^"\\]|\\.)*)"$/.exec(v);
-  if (q) return q[1].replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t' })[c] ?? c);
-  const s = /^'((?:[^']|'')*)'$/.exec(v);
-  if (s) return s[1].replace(/''/g, "'");
-  return v;
+/**
+ * A topic's `closing`, the user's yes or no: besides YAML's `true` and `false` (any case),
+ * the plain words `yes`, `on`, `no` and `off` that people write for it (and that YAML 1.1
+ * readers take for booleans) say it too. Every other key reads as YAML 1.2 does.
+ */
+export function closingFlag(raw: string): Scalar {
+  const v = readScalar(raw);
+  if (typeof v !== 'string' || raw.charCodeAt(0) === 34 || raw.charCodeAt(0) === 39) return v;
+  return /^(true|yes|on)$/i.test(v) ? true : /^(false|no|off)$/i.test(v) ? false : v;
 }
 
 const ISO_START = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?(?=$|[\s,;:)\]—–-])/;

@@ -11,6 +11,7 @@ import { resolveIdentities, type Identities } from './identity.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
 import { checkStored, type Handoff } from '../core/schema.js';
+import { topLevelValue } from '../core/front-matter.js';
 import { ConcurrentWriters, LockHeld, ObjectMissing, UnknownVersion } from '../errors.js';
 import { causalLatest } from './causal-latest.js';
 import { readBranchIndex, writeBranchIndex, type BranchIndex } from './branch-index.js';
@@ -128,8 +129,8 @@ export class HandoffStore {
       if (b === undefined) {
         const note = await findNote(this.repo.objects, v.commit.tree, v.target);
         const blob = note && (await this.repo.objects.read(note.blob));
-        const m = blob && /^branch:[ \t]*(.*?)[ \t]*$/m.exec(blob.data.toString('utf8'));
-        b = m && m[1] !== 'null' && m[1] !== '~' && m[1] !== '' ? m[1].replace(/^(["'])(.*)\1$/, '$2') : null;
+        const value = blob && topLevelValue(blob.data.toString('utf8'), 'branch');
+        b = typeof value === 'string' ? value : null;
       }
       if (b === branch) return v;
     }
