@@ -2,6 +2,7 @@ import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
+import { canStream, selectStreamed } from '../git/version-stream.js';
 import { checkedSelection } from '../app/show.js';
 import { isoUtc } from '../git/identity.js';
 import { UsageError } from '../errors.js';
@@ -45,7 +46,8 @@ export const command: CommandModule = {
     const repo = await Repo.discover(ctx.cwd);
     try {
       const store = new HandoffStore(repo);
-      const { versions } = await store.select(await checkedSelection(repo, store, { branch: str(args.values.branch), all: Boolean(args.values.all) }));
+      const sel = await checkedSelection(repo, store, { branch: str(args.values.branch), all: Boolean(args.values.all) });
+      const { versions } = canStream(repo) ? await selectStreamed(repo, sel) : await store.select(sel);
       // Each version is written as it is found (issue 13): 50,000 of them are never held at
       // once. The JSON is the bytes `JSON.stringify(doc, null, 2)` gives for the whole list.
       const out = chunked((t) => ctx.io.out(t));

@@ -42,6 +42,36 @@ export interface Selection {
   all?: boolean;
 }
 
+/** What a version's note says, once its bytes are found. */
+export interface NoteReading {
+  /** undefined only for a native version whose note could not be read */
+  branch: string | null | undefined;
+  valid: boolean;
+  problems: string[];
+  handoff: Handoff;
+  text: string | null;
+}
+
+/**
+ * A note's bytes read as `HandoffStore.read` reads them (also for the bulk reader,
+ * version-stream.ts): decoded, parsed, checked; the branch from the note when the commit
+ * did not say it. An unreadable note is reported, never thrown.
+ */
+export async function interpretNote<V extends { branch: string | null | undefined }>(v: V, data: Buffer, maxBytes: number): Promise<V & NoteReading> {
+  const bad = (problem: string, text: string | null = null) => ({ ...v, valid: false, problems: [problem], handoff: {}, text });
+  const decoded = decodeText(data, maxBytes);
+  if ('problem' in decoded) return bad(decoded.problem.message.replace(/^input/, 'the note'));
+  let value: unknown;
+  try {
+    value = await parseDocument(decoded.text);
+  } catch (e) {
+    return bad((e as Error).message, decoded.text);
+  }
+  const { handoff, problems } = checkStored(value);
+  const branch = v.branch === undefined ? (typeof handoff.branch === 'string' ? handoff.branch : null) : v.branch;
+  return { ...v, branch, valid: problems.length === 0, problems: problems.map(String), handoff, text: decoded.text };
+}
+
 const MAX_CAS_ATTEMPTS = 100;
 const LOCK_WAIT_MS = 5000;
 /** How many new notes commits the branch index reads itself before asking git which are new. */
@@ -144,17 +174,7 @@ export class HandoffStore {
     if (!note) return bad('the note is missing from this version');
     const blob = await this.repo.objects.read(note.blob);
     if (!blob) return bad(`note blob ${note.blob} is missing`);
-    const decoded = decodeText(blob.data, Math.max(DEFAULT_MAX_BYTES, await this.repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES)));
-    if ('problem' in decoded) return bad(decoded.problem.message.replace(/^input/, 'the note'));
-    let value: unknown;
-    try {
-      value = await parseDocument(decoded.text);
-    } catch (e) {
-      return bad((e as Error).message, decoded.text);
-    }
-    const { handoff, problems } = checkStored(value);
-    const branch = v.branch === undefined ? (typeof handoff.branch === 'string' ? handoff.branch : null) : v.branch;
-    return { ...v, branch, valid: problems.length === 0, problems: problems.map(String), handoff, text: decoded.text };
+    return interpretNote(v, blob.data, Math.max(DEFAULT_MAX_BYTES, await this.repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES)));
   }
 
   /**

@@ -1,0 +1,306 @@
+/**
+ * Every version of the notes history with its note read, newest first, in bulk: one
+ * `git log` over `refs/notes/handoff` names the commits (our trailers say each version's
+ * target and branch), one `git cat-file --batch` reads each note by its path in that
+ * commit's tree. Reading 50,000 versions one object at a time through the object store
+ * (every commit, two tree levels and a blob inflated in JavaScript) took 40 s of CPU; this
+ * way git does the object work and the versions flow through, never held all at once.
+ *
+ * It answers what `HandoffStore.versions()` + `read()` answer, in the same order:
+ * - the order is git's default `log` order, which is the store's walk: newest committer
+ *   date first, ties in the order commits were met, parents in their order;
+ * - a commit is a version by `HandoffStore.versionOf`'s rule, from the same message;
+ * - a version without our trailers (a native `git notes add`) and a note not at the path
+ *   asked for go through the store itself, so whatever the store would say, this says.
+ * A note is looked for at the fan-out depth the previous one was found at, then at the
+ * other usual depth: a tree holding one note at two depths (neither git nor this tool
+ * writes one) would be read at the depth found first.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { NOTES_REF, type Repo } from './repo.js';
+import { parseTrailers } from './objects.js';
+import { HandoffStore, interpretNote, type Selection, type NoteReading } from './handoff-store.js';
+import { writeBranchIndex } from './branch-index.js';
+import { DEFAULT_MAX_BYTES } from '../core/bytes.js';
+import { GitFailed } from '../errors.js';
+
+export interface StreamedVersion extends NoteReading {
+  id: string;
+  target: string;
+  /** committer time, seconds */
+  timestamp: number;
+  native: boolean;
+}
+
+/** A version whose note was not asked for: what its commit alone says. */
+interface Unread {
+  id: string;
+  target: string;
+  timestamp: number;
+  branch: string | null;
+  native: false;
+}
+
+/** How many versions may be in flight (asked of cat-file, not yet handed on). */
+const WINDOW = 256;
+
+/** Whether this repository's history can be read this way; else the store's walk answers. */
+export function canStream(repo: Repo): boolean {
+  // A shallow notes history ends where git stops and the store's walk fails: keep the store's answer.
+  return !existsSync(join(repo.paths.commonDir, 'shallow'));
+}
+
+/** A version on its way through: asked of cat-file, answered, then handed on in order. */
+interface Slot {
+  v: Unread;
+  /** the fan-out depth last asked (0: `<target>`, 1: `ab/<38 hex>`) */
+  depth: number;
+  tries: number;
+  answered: boolean;
+  /** the note's bytes, once found (they wait outside the JavaScript heap until their turn) */
+  data: Buffer | null;
+  /** what the store says, when the note was not where it was asked for, or the version is native */
+  viaStore: Promise<StreamedVersion | null> | null;
+  /** hand on `v` as it is: its note was not wanted */
+  plain: boolean;
+}
+
+/**
+ * The versions reachable from `tip`, newest first. `wantNote` says which of our versions
+ * need their note (the others come as `Unread`, their branch from the trailer); a native
+ * version's note is always read (its branch is in it).
+ */
+export async function* streamVersions(
+  repo: Repo,
+  tip: string,
+  wantNote: (v: Unread) => boolean = () => true,
+): AsyncGenerator<StreamedVersion | Unread> {
+  const store = new HandoffStore(repo);
+  const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
+  const { spawn } = process.getBuiltinModule('node:child_process');
+  const opts = { cwd: repo.workTree ?? repo.gitDir, env: { ...process.env, GIT_DIR: repo.gitDir, GIT_OPTIONAL_LOCKS: '0' } };
+  const log = spawn('git', ['--no-replace-objects', 'log', '-z', '--no-show-signature', '--no-color', '--format=%H %ct %P%n%B', tip, '--'], {
+    ...opts,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const cat = spawn('git', ['cat-file', '--batch'], { ...opts, stdio: ['pipe', 'pipe', 'pipe'] });
+  let logErr = '';
+  let catErr = '';
+  log.stderr.on('data', (b: Buffer) => (logErr += b.toString()));
+  cat.stderr.on('data', (b: Buffer) => (catErr += b.toString()));
+  const logClosed = new Promise<number>((resolve, reject) => {
+    log.on('error', reject);
+    log.on('close', (code) => resolve(code ?? 128));
+  });
+  logClosed.catch(() => {});
+
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const fromStore = async (id: string): Promise<StreamedVersion | null> => {
+    const v = await store.versionOf(id, await store.readCommit(id));
+    if (!v) return null;
+    const { commit: _, ...r } = await store.read(v);
+    return r;
+  };
+  const byStore = (s: Slot) => {
+    s.viaStore = fromStore(s.v.id);
+    s.viaStore.catch(() => {}); // awaited in order below
+  };
+
+  // Requests to cat-file, answered in the order asked; `pending` holds them until written.
+  const asked: Slot[] = [];
+  let pending: string[] = [];
+  let depth = 1;
+  const ask = (s: Slot) => {
+    s.depth = depth;
+    asked.push(s);
+    pending.push(`${s.v.id}:${depth ? `${s.v.target.slice(0, 2)}/${s.v.target.slice(2)}` : s.v.target}\n`);
+  };
+  const flush = () => {
+    if (!pending.length) return;
+    cat.stdin.write(pending.join(''));
+    pending = [];
+  };
+  const answer = (s: Slot, type: string | null, data: Buffer | null) => {
+    if (type === 'blob') {
+      depth = s.depth;
+      s.data = data;
+    } else if (type === null && ++s.tries < 2) {
+      // Not at that depth: ask the other one (a note history grows from flat to fanned out).
+      depth = 1 - s.depth;
+      ask(s);
+      return;
+    } else {
+      // A tree or a submodule entry at that path, or no note at either depth: the store decides.
+      byStore(s);
+    }
+    s.answered = true;
+  };
+  let rest: Buffer | null = null;
+  cat.stdout.on('data', (chunk: Buffer) => {
+    const buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+    let at = 0;
+    for (;;) {
+      const nl = buf.indexOf(10, at);
+      if (nl < 0) break;
+      const header = buf.toString('latin1', at, nl);
+      const sp = header.lastIndexOf(' ');
+      const last = header.slice(sp + 1);
+      if (last === 'missing' || last === 'ambiguous') {
+        at = nl + 1;
+        const s = asked.shift();
+        if (s) answer(s, null, null);
+        continue;
+      }
+      const size = Number(last);
+      if (buf.length < nl + 2 + size) break;
+      const s = asked.shift();
+      if (s) answer(s, header.slice(header.lastIndexOf(' ', sp - 1) + 1, sp), buf.subarray(nl + 1, nl + 1 + size));
+      at = nl + 2 + size;
+    }
+    rest = at < buf.length ? buf.subarray(at) : null;
+    flush();
+    poke();
+  });
+  cat.on('error', (e) => ((failure = new GitFailed(`git cat-file failed: ${e.message}`)), poke()));
+  cat.on('close', (code) => {
+    if (asked.length) failure ??= new GitFailed(`git cat-file failed: ${catErr.trim() || `exit ${code}`}`);
+    poke();
+  });
+  cat.stdin.on('error', () => {});
+
+  const slots: Slot[] = [];
+  const settle = async (s: Slot): Promise<StreamedVersion | Unread | null> => {
+    if (s.plain) return s.v;
+    if (s.viaStore) return s.viaStore;
+    return interpretNote(s.v, s.data!, maxBytes);
+  };
+  /** Waits until the oldest slot is answered. */
+  const head = async () => {
+    while (!slots[0].answered) {
+      if (failure) throw failure;
+      flush();
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+  let finished = false;
+  try {
+    let tail: Buffer | null = null;
+    const take = (rec: string) => {
+      const nl = rec.indexOf('\n');
+      const [id, ct, ...parents] = (nl < 0 ? rec : rec.slice(0, nl)).split(' ');
+      if (!/^[0-9a-f]{40,64}$/.test(id)) return;
+      const trailers = parseTrailers(nl < 0 ? '' : rec.slice(nl + 1));
+      const kind = trailers['Handoff-Kind'];
+      // What HandoffStore.versionOf decides, from the same message.
+      if (kind) {
+        const target = trailers['Handoff-Target'];
+        if (kind !== 'version' || !/^[0-9a-f]{40}$/.test(target ?? '')) return;
+        const v: Unread = { id, target, timestamp: Number(ct), branch: trailers['Handoff-Branch'] ?? null, native: false };
+        const s: Slot = { v, depth, tries: 0, answered: false, data: null, viaStore: null, plain: !wantNote(v) };
+        slots.push(s);
+        if (s.plain) s.answered = true;
+        else ask(s);
+        return;
+      }
+      if (parents.filter(Boolean).length > 1) return;
+      // A native note: the store diffs the trees (rare; it costs what it always cost).
+      const s: Slot = { v: { id, target: '', timestamp: Number(ct), branch: null, native: false }, depth, tries: 0, answered: true, data: null, viaStore: null, plain: false };
+      byStore(s);
+      slots.push(s);
+    };
+    for await (const chunk of log.stdout as AsyncIterable<Buffer>) {
+      const buf: Buffer = tail ? Buffer.concat([tail, chunk]) : chunk;
+      let at = 0;
+      for (let nul = buf.indexOf(0, at); nul >= 0; nul = buf.indexOf(0, at)) {
+        take(buf.toString('utf8', at, nul));
+        at = nul + 1;
+      }
+      tail = at < buf.length ? buf.subarray(at) : null;
+      flush();
+      while (slots.length && (slots[0].answered || slots.length > WINDOW)) {
+        await head();
+        const r = await settle(slots.shift()!);
+        if (r) yield r;
+      }
+    }
+    if (tail) take(tail.toString('utf8'));
+    const code = await logClosed;
+    if (code !== 0) throw new GitFailed(`git log of ${NOTES_REF} failed: ${logErr.trim() || `exit ${code}`}`);
+    flush();
+    while (slots.length) {
+      await head();
+      const r = await settle(slots.shift()!);
+      if (r) yield r;
+    }
+    finished = true;
+  } finally {
+    cat.stdin.end();
+    if (!finished) {
+      if (log.exitCode === null) log.kill();
+      if (cat.exitCode === null) cat.kill();
+    }
+  }
+}
+
+const isRead = (v: StreamedVersion | Unread): v is StreamedVersion => 'valid' in v;
+
+/**
+ * `HandoffStore.select` over the streamed history (see there for the rules: a branch's
+ * versions and the invalid notes that name no branch; every version when the branch has
+ * none), for listings that read the whole history.
+ */
+export async function selectStreamed(repo: Repo, sel: Selection): Promise<{ versions: AsyncGenerator<StreamedVersion>; fallback: () => boolean }> {
+  let fallback = false;
+  const store = new HandoffStore(repo);
+  async function* all(tip: string, except?: Set<string>): AsyncGenerator<StreamedVersion> {
+    for await (const v of streamVersions(repo, tip)) if (isRead(v) && !except?.has(v.id)) yield v;
+  }
+  async function* gen(): AsyncGenerator<StreamedVersion> {
+    const tip = await store.tip();
+    if (!tip) {
+      fallback = true;
+      return;
+    }
+    if (sel.all) {
+      yield* all(tip);
+      return;
+    }
+    const want = sel.branch ?? null;
+    const index = await store.branchIndex(tip);
+    if (index && !index.branches.includes(want) && index.unplaced === 0) {
+      fallback = true;
+      yield* all(tip);
+      return;
+    }
+    let any = false;
+    const unplaced = new Set<string>();
+    const branches: (string | null)[] = [];
+    let unplacedAnywhere = 0;
+    for await (const v of streamVersions(repo, tip, (u) => u.branch === want)) {
+      const b = v.branch ?? null;
+      if (!branches.includes(b)) branches.push(b);
+      const isUnplaced = v.native && isRead(v) && !v.valid && v.handoff.branch === undefined;
+      if (isUnplaced) unplacedAnywhere++;
+      if (b === want && isRead(v)) {
+        any = true;
+        yield v;
+      } else if (isUnplaced && isRead(v)) {
+        unplaced.add(v.id);
+        yield v;
+      }
+    }
+    if (!index) writeBranchIndex(repo, { tip, branches, unplaced: unplacedAnywhere });
+    if (!any) {
+      fallback = true;
+      yield* all(tip, unplaced);
+    }
+  }
+  return { versions: gen(), fallback: () => fallback };
+}
