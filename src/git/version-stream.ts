@@ -24,6 +24,7 @@ import { HandoffStore, interpretNote, type Selection, type NoteReading } from '.
 import { writeBranchIndex } from './branch-index.js';
 import { DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { GitFailed } from '../errors.js';
+import { start } from '../process/run.js';
 
 export interface StreamedVersion extends NoteReading {
   id: string;
@@ -78,13 +79,11 @@ export async function* streamVersions(
 ): AsyncGenerator<StreamedVersion | Unread> {
   const store = new HandoffStore(repo);
   const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
-  const { spawn } = process.getBuiltinModule('node:child_process');
-  const opts = { cwd: repo.workTree ?? repo.gitDir, env: { ...process.env, GIT_DIR: repo.gitDir, GIT_OPTIONAL_LOCKS: '0' } };
-  const log = spawn('git', ['--no-replace-objects', 'log', '-z', '--no-show-signature', '--no-color', '--format=%H %ct %P%n%B', tip, '--'], {
-    ...opts,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const cat = spawn('git', ['cat-file', '--batch'], { ...opts, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Both processes run where Repo runs git, read-only (no optional locks taken).
+  const opts = { cwd: repo.workTree ?? repo.gitDir, env: { GIT_DIR: repo.gitDir, GIT_OPTIONAL_LOCKS: '0' } };
+  const log = start('git', ['--no-replace-objects', 'log', '-z', '--no-show-signature', '--no-color', '--format=%H %ct %P%n%B', tip, '--'], opts);
+  log.stdin.end();
+  const cat = start('git', ['cat-file', '--batch'], opts);
   let logErr = '';
   let catErr = '';
   log.stderr.on('data', (b: Buffer) => (logErr += b.toString()));
@@ -288,7 +287,8 @@ export async function selectStreamed(repo: Repo, sel: Selection): Promise<{ vers
       if (!branches.includes(b)) branches.push(b);
       const isUnplaced = v.native && isRead(v) && !v.valid && v.handoff.branch === undefined;
       if (isUnplaced) unplacedAnywhere++;
-      if (b === want && isRead(v)) {
+      // (`branch` undefined: a native note that could not be read; it matches no branch)
+      if (v.branch === want && isRead(v)) {
         any = true;
         yield v;
       } else if (isUnplaced && isRead(v)) {
