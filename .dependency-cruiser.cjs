@@ -74,6 +74,20 @@ module.exports = {
       to: { path: '^src/app/' },
     },
     {
+      name: 'only-the-shell-imports-cli',
+      comment: 'cli/ is the process shell (descriptors, tty, parsing): use cases and below reach the outside through the ports app/ defines.',
+      severity: 'error',
+      from: { path: '^src/(app|core|git|state|process|agents|providers)/' },
+      to: { path: '^src/(cli/|cli\\.ts$|bin\\.ts$)' },
+    },
+    {
+      name: 'errors-is-a-leaf',
+      comment: 'Every layer imports errors.ts; it imports nothing of src/, so it can never pull a layer into another.',
+      severity: 'error',
+      from: { path: '^src/errors\\.ts$' },
+      to: { path: '^src/' },
+    },
+    {
       name: 'no-unresolvable',
       comment: 'An import that resolves to nothing is a typo or a file that moved.',
       severity: 'error',

@@ -15,7 +15,9 @@ const root = resolve(import.meta.dirname, '../..');
 /** A tiny tree with one wrong import per rule, and files that break none. */
 const FIXTURE: Record<string, string> = {
   'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }),
-  'src/errors.ts': 'export class Refused extends Error {}\n',
+  'src/errors.ts': "import type { Io } from './cli/io.js';\nexport class Refused extends Error {}\nexport type { Io };\n",
+  'src/cli/io.ts': 'export interface Io {\n  out(s: string): void;\n}\n',
+  'src/app/out.ts': "import type { Io } from '../cli/io.js';\nexport const say = (io: Io) => io.out('x');\n",
   'src/cli.ts': "import { COMMANDS } from './commands/registry.js';\nimport { show } from './commands/show.js';\nexport { COMMANDS, show };\n",
   'src/commands/registry.ts': "export const COMMANDS = { show: () => import('./show.js') };\n",
   'src/commands/show.ts':
@@ -65,9 +67,11 @@ describe('dependency-cruiser boundaries', () => {
       'core-has-no-io: src/core/impure.ts -> fs',
       'core-is-pure: src/core/impure.ts -> src/git/refs.ts',
       'entry-uses-only-the-registry: src/cli.ts -> src/commands/show.ts',
+      'errors-is-a-leaf: src/errors.ts -> src/cli/io.ts',
       'no-circular-layers: src/git/lower.ts -> src/app/show.ts',
       'nothing-imports-commands: src/app/peek.ts -> src/commands/show.ts',
       'only-the-runner-starts-programs: src/app/show.ts -> child_process',
+      'only-the-shell-imports-cli: src/app/out.ts -> src/cli/io.ts',
     ]);
     expect(r.status).toBe(violations.length);
   });
