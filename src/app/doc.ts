@@ -5,10 +5,10 @@
  * all-or-nothing; the provider steps after them resume on a re-run with the same receipt.
  */
 import { shellCommand } from '../core/shell-word.js';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Repo } from '../git/repo.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
 import { decideTransition } from '../core/item-states.js';
 import { handoffDocPath, type ItemRecord, type ItemState, type WorkItemRef } from '../core/work-item.js';
 import { handoffReceiptId, type Receipt } from '../core/receipt.js';
@@ -117,18 +117,11 @@ function fsRefusal(action: 'read' | 'write', shown: string, e: unknown): Invalid
   return new InvalidInput(`cannot ${action} ${shown}: ${FS_REASONS[code] ?? (e as Error).message}`, { path: shown });
 }
 
-/** Writes through a temporary file and a rename, so the document is whole or untouched; no temporary file is left behind. */
+/** Writes through a temporary file and a rename (../state/atomic-write.ts), so the document is whole or untouched; no temporary file is left behind. */
 function writeAtomically(abs: string, text: string, shown: string): void {
-  const tmp = `${abs}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    mkdirSync(dirname(abs), { recursive: true });
-    const mode = existsSync(abs) ? statSync(abs).mode : 0o644;
-    writeFileSync(tmp, text, { mode });
-    renameSync(tmp, abs);
+    writeFileAtomic(abs, text, existsSync(abs) ? { mode: statSync(abs).mode & 0o7777 } : {});
   } catch (e) {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {}
     throw fsRefusal('write', shown, e);
   }
 }

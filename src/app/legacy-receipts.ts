@@ -2,8 +2,9 @@
  * Legacy JSON receipts, read-only (issue 4): `.harness/sessions/` and `.harness/eval-runs/`
  * of the work tree. A receipt there is named by its file (`<id>.json`) or by its `id` field.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJsonFile } from '../state/json-file.js';
 
 export const LEGACY_RECEIPT_DIRS = ['.harness/sessions', '.harness/eval-runs'];
 const MAX_DEPTH = 4;
@@ -29,7 +30,7 @@ export function legacyReceiptIds(workTree: string): Set<string> {
         ids.add(e.name.slice(0, -5));
         try {
           if (statSync(p).size > MAX_BYTES) continue;
-          const v = JSON.parse(readFileSync(p, 'utf8')) as { id?: unknown };
+          const v = readJsonFile<{ id?: unknown }>(p);
           if (v && typeof v.id === 'string') ids.add(v.id);
         } catch {}
       }

@@ -10,9 +10,9 @@
  * descends from the cached one never meets it in the walk, and the walk then covers the
  * whole history again.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from './repo.js';
+import { readJsonFile, writeJsonFile } from '../state/json-file.js';
 
 const FORMAT = 1;
 
@@ -29,29 +29,18 @@ export function branchIndexPath(repo: Repo): string {
 }
 
 export function readBranchIndex(repo: Repo): BranchIndex | null {
-  try {
-    const v = JSON.parse(readFileSync(branchIndexPath(repo), 'utf8'));
-    if (v?.format !== FORMAT || typeof v.tip !== 'string' || !/^[0-9a-f]{40,64}$/.test(v.tip)) return null;
-    if (!Array.isArray(v.branches) || !v.branches.every((b: unknown) => b === null || typeof b === 'string')) return null;
-    if (!Number.isInteger(v.unplaced) || v.unplaced < 0) return null;
-    return { tip: v.tip, branches: v.branches, unplaced: v.unplaced };
-  } catch {
-    return null;
-  }
+  const v = readJsonFile<Partial<BranchIndex> & { format?: unknown }>(branchIndexPath(repo));
+  if (v?.format !== FORMAT || typeof v.tip !== 'string' || !/^[0-9a-f]{40,64}$/.test(v.tip)) return null;
+  if (!Array.isArray(v.branches) || !v.branches.every((b: unknown) => b === null || typeof b === 'string')) return null;
+  if (typeof v.unplaced !== 'number' || !Number.isInteger(v.unplaced) || v.unplaced < 0) return null;
+  return { tip: v.tip, branches: v.branches, unplaced: v.unplaced };
 }
 
 /** Saves the index; a repository we may not write to just goes without (read-only, full disk). */
 export function writeBranchIndex(repo: Repo, index: BranchIndex): void {
-  let tmp = '';
   try {
-    const file = branchIndexPath(repo);
-    tmp = `${file}.${process.pid}.tmp`;
-    mkdirSync(join(repo.paths.commonDir, 'handoff'), { recursive: true });
-    writeFileSync(tmp, `${JSON.stringify({ format: FORMAT, ...index })}\n`);
-    renameSync(tmp, file);
+    writeJsonFile(branchIndexPath(repo), { format: FORMAT, ...index }, { compact: true });
   } catch {
-    try {
-      if (tmp) rmSync(tmp, { force: true });
-    } catch {}
+    /* not written: the next reader walks the history */
   }
 }

@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import type { Repo } from './repo.js';
 import { GitFailed } from '../errors.js';
-import { fileState, writeFileAtomic } from '../state/install-files.js';
+import { fileState } from '../state/install-files.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
 
 /** The effective hooks folder: `git rev-parse --git-path hooks` (core.hooksPath honoured). */
 export async function effectiveHooksDir(repo: Repo): Promise<string> {
@@ -44,5 +45,5 @@ export async function removeEmptySection(repo: Repo, section: string): Promise<v
   if (!text) return;
   // git leaves an empty `[section]` header behind after unsetting its last key.
   const re = new RegExp(`^\\[${section.replace(/\./g, '\\.')}\\]\\s*\\n(?=\\[|$)`, 'im');
-  if (re.test(text)) writeFileAtomic(localConfigPath(repo), Buffer.from(text.replace(re, '')), fileState(localConfigPath(repo)).mode ?? 0o644);
+  if (re.test(text)) writeFileAtomic(localConfigPath(repo), text.replace(re, ''), { mode: fileState(localConfigPath(repo)).mode ?? 0o644 });
 }

@@ -3,9 +3,10 @@
  * common dir (local state, never pushed). Writes are atomic (temporary file, then rename).
  * The `git config --local` side is in ../git/local-config.ts.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep, basename } from 'node:path';
-import { randomBytes, createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readJsonFile, writeJsonFile } from './json-file.js';
 import type { Repo } from '../git/repo.js';
 
 export const INSTALL_RECORD = 'install.json';
@@ -35,15 +36,6 @@ export function fileState(path: string): FileState {
 
 export function sha1(data: Buffer | null): string | null {
   return data === null ? null : createHash('sha1').update(data).digest('hex');
-}
-
-/** Writes `data` to `path` atomically with `mode` (parent folders created). */
-export function writeFileAtomic(path: string, data: Buffer, mode: number): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
-  writeFileSync(tmp, data, { mode });
-  chmodSync(tmp, mode);
-  renameSync(tmp, path);
 }
 
 export function removeFile(path: string): void {
@@ -86,15 +78,11 @@ export function installRecordPath(repo: Repo): string {
 }
 
 export function readInstallRecord<T>(repo: Repo): T | null {
-  try {
-    return JSON.parse(readFileSync(installRecordPath(repo), 'utf8')) as T;
-  } catch {
-    return null;
-  }
+  return readJsonFile<T>(installRecordPath(repo));
 }
 
 export function writeInstallRecord(repo: Repo, record: unknown): void {
-  writeFileAtomic(installRecordPath(repo), Buffer.from(`${JSON.stringify(record, null, 2)}\n`), 0o644);
+  writeJsonFile(installRecordPath(repo), record, { mode: 0o644 });
 }
 
 /** Removes the record, and its folder when nothing else lives there (init created it). */

@@ -7,10 +7,11 @@
  * owner is gone on this host is taken over. An ack is published with link(2), so exactly one of
  * "the new session acked" and "the relay gave up waiting" wins.
  */
-import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { temporaryPath, writeFileAtomic } from './atomic-write.js';
+import { jsonText, readJsonFile, writeJsonFile } from './json-file.js';
 import type { Ack, RelayRecord } from '../core/relay.js';
 
 export interface LockOwner {
@@ -32,14 +33,6 @@ function alive(pid: number): boolean {
   }
 }
 
-function readJson<T>(path: string): T | null {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
-  } catch {
-    return null;
-  }
-}
-
 export class RelayStore {
   readonly dir: string;
 
@@ -57,20 +50,12 @@ export class RelayStore {
     return d;
   }
 
-  /** Writes a file atomically: a temporary file, then rename. */
-  private writeAtomic(path: string, text: string): void {
-    const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  }
-
   readRecord(version: string): RelayRecord | null {
-    return readJson<RelayRecord>(this.path('records', `${version}.json`));
+    return readJsonFile<RelayRecord>(this.path('records', `${version}.json`));
   }
 
   writeRecord(record: RelayRecord): void {
-    this.ensure('records');
-    this.writeAtomic(this.path('records', `${record.version}.json`), `${JSON.stringify(record, null, 2)}\n`);
+    writeJsonFile(this.path('records', `${record.version}.json`), record);
   }
 
   /** Every record (for `relay status`), in no particular order. */
@@ -81,7 +66,7 @@ export class RelayStore {
     } catch {
       return [];
     }
-    return names.map((n) => readJson<RelayRecord>(this.path('records', n))).filter((r): r is RelayRecord => r !== null);
+    return names.map((n) => readJsonFile<RelayRecord>(this.path('records', n))).filter((r): r is RelayRecord => r !== null);
   }
 
   /** The record whose version starts with `prefix`. */
@@ -97,10 +82,10 @@ export class RelayStore {
     for (let i = 0; i < 2; i++) {
       // link(2) publishes the lock with its owner already inside: never seen half-written
       if (this.linkNew(lock, JSON.stringify(me))) return { acquired: true };
-      const owner = readJson<LockOwner>(lock);
+      const owner = readJsonFile<LockOwner>(lock);
       if (!this.stale(lock, owner) || !this.takeOver(lock, owner)) return { acquired: false, owner };
     }
-    return { acquired: false, owner: readJson<LockOwner>(lock) };
+    return { acquired: false, owner: readJsonFile<LockOwner>(lock) };
   }
 
   private stale(lock: string, owner: LockOwner | null): boolean {
@@ -127,7 +112,7 @@ export class RelayStore {
       return false;
     }
     try {
-      const now = readJson<LockOwner>(lock);
+      const now = readJsonFile<LockOwner>(lock);
       if (JSON.stringify(now) !== JSON.stringify(owner)) return false;
       rmSync(lock, { force: true });
       return true;
@@ -138,17 +123,17 @@ export class RelayStore {
 
   unlock(version: string): void {
     const lock = this.path('locks', `${version}.lock`);
-    const owner = readJson<LockOwner>(lock);
+    const owner = readJsonFile<LockOwner>(lock);
     if (owner && owner.pid === process.pid && owner.host === hostname()) rmSync(lock, { force: true });
   }
 
   lockOwner(version: string): LockOwner | null {
-    return readJson<LockOwner>(this.path('locks', `${version}.lock`));
+    return readJsonFile<LockOwner>(this.path('locks', `${version}.lock`));
   }
 
   /** Creates `path` with `text` unless it exists, atomically; false when it existed. */
   private linkNew(path: string, text: string): boolean {
-    const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const tmp = temporaryPath(path);
     writeFileSync(tmp, text);
     try {
       linkSync(tmp, path);
@@ -164,11 +149,11 @@ export class RelayStore {
   /** Publishes an ack for a relay id; false when one exists already (the first ack wins). */
   publishAck(relayId: string, ack: Ack): boolean {
     this.ensure('acks');
-    return this.linkNew(this.path('acks', `${relayId}.json`), `${JSON.stringify(ack)}\n`);
+    return this.linkNew(this.path('acks', `${relayId}.json`), jsonText(ack, true));
   }
 
   readAck(relayId: string): Ack | null {
-    return readJson<Ack>(this.path('acks', `${relayId}.json`));
+    return readJsonFile<Ack>(this.path('acks', `${relayId}.json`));
   }
 
   promptPath(relayId: string): string {
@@ -176,9 +161,8 @@ export class RelayStore {
   }
 
   writePrompt(relayId: string, text: string): string {
-    this.ensure('prompts');
     const p = this.promptPath(relayId);
-    this.writeAtomic(p, text);
+    writeFileAtomic(p, text);
     return p;
   }
 

@@ -5,8 +5,9 @@
  * more record) and removed once its session is written again or judged finished.
  * Plain fs only: post-commit reads this on every commit.
  */
-import { readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { readdirSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJsonFile } from './json-file.js';
 import { localStateDir, readLocalState, removeLocalState, writeLocalState } from './local-state.js';
 import { SESSION_STATE, SESSIONS_DIR, type SessionState } from '../core/session.js';
 
@@ -38,12 +39,8 @@ export function readSessions(gitDir: string): SessionState[] {
   }
   for (const name of names) {
     if (!name.endsWith('.json') || name.startsWith('.')) continue;
-    try {
-      const v: unknown = JSON.parse(readFileSync(join(dir, name), 'utf8'));
-      if (isRecord(v)) out.push(v);
-    } catch {
-      /* a damaged record counts as none */
-    }
+    const v = readJsonFile(join(dir, name)); // a damaged record counts as none
+    if (isRecord(v)) out.push(v);
   }
   const old = legacy(gitDir);
   if (old && !out.some((r) => r.session_id === old.session_id)) out.push(old);

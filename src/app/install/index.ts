@@ -18,10 +18,10 @@ import {
   removeInstallRecord,
   resolveRecordPath,
   sha1,
-  writeFileAtomic,
   writeInstallRecord,
   writeLink,
 } from '../../state/install-files.js';
+import { writeFileAtomic } from '../../state/atomic-write.js';
 import { InstallationIncomplete } from '../../errors.js';
 import { gitHooksInstaller } from './git-hooks.js';
 import { notesConfigInstaller } from './notes-config.js';
@@ -116,7 +116,7 @@ export async function applyInstall(repo: Repo, steps: PlannedStep[]): Promise<vo
     if (s.kind === 'file') {
       remember(s.installer, s.path, s.recipe);
       if (s.content === null) removeFile(s.path);
-      else writeFileAtomic(s.path, s.content, s.mode ?? fileState(s.path).mode ?? 0o644);
+      else writeFileAtomic(s.path, s.content, { mode: s.mode ?? fileState(s.path).mode ?? 0o644 });
     } else if (s.kind === 'config') {
       const previous = s.action === 'set' ? (await configLocalAll(repo, s.key)).at(-1) : undefined;
       await configLocal(repo, s.action, s.key, s.value);
@@ -209,7 +209,7 @@ export async function applyUninstall(repo: Repo, steps: PlannedStep[]): Promise<
     if (s.kind === 'file') {
       if (s.link !== undefined) writeLink(s.path, s.link);
       else if (s.content === null) removeFile(s.path);
-      else writeFileAtomic(s.path, s.content, s.mode ?? fileState(s.path).mode ?? 0o644);
+      else writeFileAtomic(s.path, s.content, { mode: s.mode ?? fileState(s.path).mode ?? 0o644 });
       if (s.content === null && s.link === undefined) prune.push(...(s.prune ?? []));
     } else if (s.kind === 'config') {
       await configLocal(repo, s.action, s.key, s.value);

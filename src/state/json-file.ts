@@ -1,0 +1,30 @@
+/**
+ * The one JSON state-file store: local records (relay, sessions, install, caches) are JSON
+ * files read leniently and written atomically (./atomic-write.ts).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
+
+/**
+ * The parsed file, or null when it is absent, unreadable or not JSON: local state is a
+ * convenience, and a damaged record counts as none. The absent case, the common one (hooks
+ * read on every commit), is answered without an exception.
+ */
+export function readJsonFile<T = unknown>(path: string): T | null {
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** The bytes a record is stored as: indented by two (or on one line, `compact`), ending in a newline. */
+export function jsonText(value: unknown, compact = false): string {
+  return `${compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`;
+}
+
+/** Writes `value` as JSON, atomically, creating the parent folders. */
+export function writeJsonFile(path: string, value: unknown, opts: AtomicWriteOptions & { compact?: boolean } = {}): void {
+  writeFileAtomic(path, jsonText(value, opts.compact), opts);
+}
