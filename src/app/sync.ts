@@ -14,7 +14,7 @@ import { HandoffStore } from '../git/handoff-store.js';
 import { serializeCommit, EMPTY_TREE_OID, type ObjectStore } from '../git/objects.js';
 import { OverlayStore } from '../git/overlay-store.js';
 import { fetchNotes, networkBudget, pushNotes, remainingMs, remoteTip, requireRemote, trackingRef, TRACKING_BUSY, type NetworkBudget } from '../git/remote.js';
-import { acquireSyncLock } from '../git/sync-lock.js';
+import { acquireSyncLock } from '../state/sync-lock.js';
 import { noteConfigWarning } from '../git/config-values.js';
 import { countVersions, isAncestor, mergeBase, uniqueCommits, writtenIndex } from '../git/notes-history.js';
 import { mergeNotesTrees, type SettledConflict } from '../git/notes-merge.js';

@@ -7,12 +7,10 @@ import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Repo } from './repo.js';
 import { processHolding } from '../process/proc.js';
+import { isStaleLock, OWNERLESS_STALE_MS } from '../state/lock.js';
 
-/**
- * A lock older than this cannot belong to a live writer of ours: a writer gives up after
- * waiting 5 s (HandoffStore.commit), and git holds a ref lock only while it updates the ref.
- */
-export const STALE_LOCK_MS = 5000;
+/** git's ref locks name no owner: judged by the one lock rule's ownerless branch (../state/lock.ts). */
+export const STALE_LOCK_MS = OWNERLESS_STALE_MS;
 
 export interface RefLock {
   ref: string;
@@ -53,7 +51,7 @@ export function findRefLocks(repo: Repo, nowMs = Date.now()): RefLock[] {
 
 /** Whether no live writer can hold the lock: old enough, and no process has it open. */
 export function isStale(lock: RefLock): boolean {
-  return lock.ageMs >= STALE_LOCK_MS && lock.heldBy === null;
+  return isStaleLock({ owner: null, ageMs: lock.ageMs, heldBy: lock.heldBy });
 }
 
 /** Removes a lock file; false when it was already gone. */
