@@ -6,6 +6,7 @@
 import type { Repo } from './repo.js';
 import type { NoteRef } from './notes-tree.js';
 import type { Candidate } from '../core/orphans.js';
+import { objectTypes } from './object-types.js';
 
 /** What counts as "still in use": every branch, tag, remote branch and HEAD. */
 const LIVE_REFS = ['--branches', '--tags', '--remotes', 'HEAD'];
@@ -18,10 +19,11 @@ export interface OrphanNote extends NoteRef {
 export async function findOrphanNotes(repo: Repo, notes: NoteRef[]): Promise<OrphanNote[]> {
   const out: OrphanNote[] = [];
   const present: NoteRef[] = [];
+  const types = await objectTypes(repo, notes.map((n) => n.target));
   for (const n of notes) {
-    const obj = await repo.objects.read(n.target);
-    if (!obj) out.push({ ...n, why: 'missing' });
-    else if (obj.type === 'commit') present.push(n);
+    const type = types.get(n.target) ?? null;
+    if (!type) out.push({ ...n, why: 'missing' });
+    else if (type === 'commit') present.push(n);
   }
   if (present.length) {
     const head = await repo.headCommit();
