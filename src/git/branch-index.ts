@@ -29,7 +29,12 @@ export function branchIndexPath(repo: Repo): string {
 }
 
 export function readBranchIndex(repo: Repo): BranchIndex | null {
-  const v = readJsonFile<Partial<BranchIndex> & { format?: unknown }>(branchIndexPath(repo));
+  let v: (Partial<BranchIndex> & { format?: unknown }) | null;
+  try {
+    v = readJsonFile(branchIndexPath(repo));
+  } catch {
+    return null; // a repository without paths (the in-memory store of the tests) has no index
+  }
   if (v?.format !== FORMAT || typeof v.tip !== 'string' || !/^[0-9a-f]{40,64}$/.test(v.tip)) return null;
   if (!Array.isArray(v.branches) || !v.branches.every((b: unknown) => b === null || typeof b === 'string')) return null;
   if (typeof v.unplaced !== 'number' || !Number.isInteger(v.unplaced) || v.unplaced < 0) return null;
