@@ -17,6 +17,7 @@ import { findNote, setNote } from '../git/notes-tree.js';
 import { ancestorsOf, commitsBetween, unreachableFromLiveRefs } from '../git/orphans.js';
 import { operationInProgress } from '../git/in-progress.js';
 import { placeOrphans, type Orphan } from '../core/orphans.js';
+import { isObjectId } from '../core/object-id.js';
 
 /** New commits looked at per pull, and recent versions whose notes may have moved. */
 const MAX_NEW_COMMITS = 200;
@@ -32,7 +33,7 @@ export interface Healed {
 }
 
 const field = (text: string, key: string) => new RegExp(`^${key}:[ \\t]*"?([^"\\n]*?)"?[ \\t]*$`, 'm').exec(text)?.[1] ?? null;
-const oid = (v: string | null) => (v && /^[0-9a-f]{40}$/.test(v) ? v : null);
+const oid = (v: string | null) => (isObjectId(v) ? v : null);
 
 /**
  * `duringRebase`: called by post-rewrite at the end of `git pull --rebase` (the rebase is

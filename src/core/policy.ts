@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ITEM_STATES, type ItemState } from './work-item.js';
+import { isObjectId } from './object-id.js';
 
 export const POLICY_PATH = '.harness/session-workflow.yaml';
 
@@ -123,7 +124,7 @@ export const APPROVED_POLICY_PATH = 'policy/approved';
 
 /** The approved policy hashes in a `policy/approved` blob. */
 export function approvedList(text: string | null): string[] {
-  return text ? text.split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l)) : [];
+  return text ? text.split('\n').map((l) => l.trim()).filter(isObjectId) : [];
 }
 
 export function approvedText(hashes: string[]): string {

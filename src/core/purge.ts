@@ -4,6 +4,7 @@
  * version rewrite the same history to the same commits, and a sync can match them.
  */
 import type { Handoff } from './schema.js';
+import { isObjectId } from './object-id.js';
 
 /** A purge as recorded in the notes tree at `purged/<version>`, travelling with sync. */
 export interface PurgeRecord {
@@ -50,7 +51,7 @@ export function formatRecord(r: PurgeRecord): string {
 export function parseRecord(text: string): PurgeRecord | null {
   try {
     const v = JSON.parse(text) as Record<string, unknown>;
-    const hex = (x: unknown): x is string => typeof x === 'string' && /^[0-9a-f]{40}$/.test(x);
+    const hex = isObjectId;
     return hex(v.version) && hex(v.target) && hex(v.blob) ? { version: v.version, target: v.target, blob: v.blob } : null;
   } catch {
     return null;

@@ -2,13 +2,14 @@
  * Pure decisions for post-rewrite (DESIGN.md "Git hooks"): git's list of rewritten commits
  * and which handoff a rewritten commit keeps when several old ones carried one.
  */
+import { isObjectId } from './object-id.js';
 
 /** `old new [extra]` lines -> new commit -> its old commits, in git's order. */
 export function parseRewriteList(input: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const line of input.split('\n')) {
     const [old, neu] = line.trim().split(/\s+/);
-    if (!/^[0-9a-f]{40}$/.test(old ?? '') || !/^[0-9a-f]{40}$/.test(neu ?? '')) continue;
+    if (!isObjectId(old) || !isObjectId(neu)) continue;
     const list = out.get(neu) ?? [];
     if (!list.includes(old)) list.push(old);
     out.set(neu, list);
@@ -53,7 +54,7 @@ export function newestNote(notes: NoteText[]): NoteText | null {
  */
 export function movedByRewrite(h: { head?: unknown }, target: string): { from: string; to: string } | null {
   const head = h.head;
-  return typeof head === 'string' && /^[0-9a-f]{40}$/.test(head) && head !== target ? { from: head, to: target } : null;
+  return isObjectId(head) && head !== target ? { from: head, to: target } : null;
 }
 
 /** The one line that says so. */

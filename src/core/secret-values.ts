@@ -3,6 +3,7 @@
  * (issue 12): entropy, character classes, and the placeholders, variables, code and prose
  * that follow a keyword in ordinary text and are not secrets.
  */
+import { isObjectId } from './object-id.js';
 
 /** Shannon entropy in bits per character. */
 export function entropy(s: string): number {
@@ -72,7 +73,7 @@ export function notASecret(value: string, strength: Strength): string | null {
   if (classes < 2) return 'one class';
   if (entropy(v) < MIN_ENTROPY[strength]) return 'low entropy';
   if (strength !== 'strong') {
-    if (/^[0-9a-f]{40}$/.test(v)) return 'a commit id';
+    if (isObjectId(v)) return 'a commit id';
     if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return 'an id';
   }
   if (strength === 'prose' && (classes < 3 || !/\d/.test(v)) && !/^[A-Za-z0-9+/=_-]{20,}$/.test(v)) return 'a word';

@@ -9,6 +9,7 @@
 import type { Repo } from './repo.js';
 import type { HandoffStore, ReadVersion } from './handoff-store.js';
 import { chooseLatest, type ConcurrentVersion } from '../core/latest.js';
+import { isObjectId } from '../core/object-id.js';
 
 /** How many notes commits beside the first match are looked at, at most. */
 const MAX_CONCURRENT = 500;
@@ -19,7 +20,7 @@ export interface CausalLatest {
   diverged: ReadVersion[];
 }
 
-const headOf = (v: ReadVersion) => (typeof v.handoff.head === 'string' && /^[0-9a-f]{40}$/.test(v.handoff.head) ? v.handoff.head : v.target);
+const headOf = (v: ReadVersion) => (isObjectId(v.handoff.head) ? v.handoff.head : v.target);
 
 /** Whether a merge commit lies between `tip` and `first` in the notes history (then concurrent versions may exist). */
 async function mergeAbove(store: HandoffStore, tip: string, first: string): Promise<boolean> {

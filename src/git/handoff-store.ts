@@ -15,6 +15,7 @@ import { topLevelValue } from '../core/front-matter.js';
 import { ConcurrentWriters, LockHeld, ObjectMissing, UnknownVersion } from '../errors.js';
 import { causalLatest } from './causal-latest.js';
 import { readBranchIndex, writeBranchIndex, type BranchIndex } from './branch-index.js';
+import { isObjectId } from '../core/object-id.js';
 
 export type HandoffKind = 'version' | 'receipt' | 'item' | 'policy' | 'merge' | 'repair';
 
@@ -125,7 +126,7 @@ export class HandoffStore {
     const kind = trailers['Handoff-Kind'];
     if (kind) {
       const target = trailers['Handoff-Target'];
-      if (kind !== 'version' || !/^[0-9a-f]{40}$/.test(target ?? '')) return null;
+      if (kind !== 'version' || !isObjectId(target)) return null;
       return { id, target, timestamp: commit.committer.timestamp, branch: trailers['Handoff-Branch'] ?? null, native: false, commit };
     }
     if (commit.parents.length > 1) return null;

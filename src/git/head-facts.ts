@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { Repo } from './repo.js';
 import { parseCommit, type Commit } from './objects.js';
+import { isObjectId } from '../core/object-id.js';
 
 export const RECENT_COMMITS = 5;
 export const DEFAULT_HASH_PATHS = ['cadence/_INDEX.md', 'cadence/_ACTIVE.md'];
@@ -55,7 +56,7 @@ export async function patchId(repo: Repo, head: string, commit: Commit): Promise
   const diff = patchIdDiffArgs(head, commit);
   const r = await repo.pipeGit(diff, ['patch-id', '--stable'], { readOnly: true });
   const id = r.stdout.toString().split(/\s/)[0];
-  return r.code === 0 && /^[0-9a-f]{40}$/.test(id) ? id : null;
+  return r.code === 0 && isObjectId(id) ? id : null;
 }
 
 /** `git hash-object` of the content-hash paths that exist (filters and line endings honoured). */

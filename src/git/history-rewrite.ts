@@ -16,6 +16,7 @@ import { checkStored } from '../core/schema.js';
 import { toCanonicalYaml } from '../core/canonical.js';
 import { parseRecord, purgedMessage, tombstone, PURGED_DIR, type PurgeRecord } from '../core/purge.js';
 import { ObjectMissing } from '../errors.js';
+import { isObjectId } from '../core/object-id.js';
 
 /** The purge records a notes tree carries (`purged/<version>`). */
 export async function purgeRecords(store: ObjectStore, root: string): Promise<PurgeRecord[]> {
@@ -106,7 +107,7 @@ async function placements(repo: Repo, tip: string, blobs: string[]): Promise<Map
       // :<old mode> <new mode> <old blob> <new blob> <status>\t<path>
       const m = /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]{40}) \w+\t(.+)$/.exec(line);
       const target = m?.[2].split('/').join('');
-      if (!m || !wanted.has(m[1]) || !/^[0-9a-f]{40}$/.test(target!)) continue;
+      if (!m || !wanted.has(m[1]) || !isObjectId(target)) continue;
       out.set(id, [...(out.get(id) ?? []), { target: target!, blob: m[1] }]);
     }
   }

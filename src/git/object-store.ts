@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CatFileBatch } from './catfile.js';
 import { InProcessObjects, ReaderDeclined } from './packs.js';
 import { hashObject, type GitObject, type ObjectStore, type ObjectType } from './objects.js';
+import { isObjectId } from '../core/object-id.js';
 
 /**
  * The object store of a real repository: reads through one `git cat-file --batch`,
@@ -30,7 +31,7 @@ export class GitObjectStore implements ObjectStore {
     const hit = this.cache.get(oid);
     if (hit) return hit;
     let obj: GitObject | null = null;
-    if (/^[0-9a-f]{40}$/.test(oid)) {
+    if (isObjectId(oid)) {
       // Only a decline is handed to git; a corrupt object is an error here as in git (its
       // `cat-file --batch` would report it "missing"), never taken for an absent one.
       try {
@@ -43,7 +44,7 @@ export class GitObjectStore implements ObjectStore {
     }
     // Whatever this process cannot read itself, git can (promisor remotes, pack index v1).
     obj ??= await this.batch.read(oid);
-    if (obj && /^[0-9a-f]{40}$/.test(oid)) this.remember(oid, obj);
+    if (obj && isObjectId(oid)) this.remember(oid, obj);
     return obj;
   }
 

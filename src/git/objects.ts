@@ -16,7 +16,7 @@ export interface ObjectStore {
   write(type: ObjectType, data: Buffer): Promise<string>;
 }
 
-export const ZERO_OID = '0'.repeat(40);
+export { ZERO_OID } from '../core/object-id.js';
 export const EMPTY_TREE_OID = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 export const TREE_MODE = '40000';

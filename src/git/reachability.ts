@@ -3,13 +3,14 @@
  * which branch contains it, what is the current branch's upstream.
  */
 import type { Repo } from './repo.js';
+import { isObjectId } from '../core/object-id.js';
 
 /** The full id of `rev` as a commit, or null when it names none. */
 export async function resolveCommit(repo: Repo, rev: string): Promise<string | null> {
   if (rev.startsWith('-')) return null;
   const r = await repo.runGit(['rev-parse', '-q', '--verify', '--end-of-options', `${rev}^{commit}`], { readOnly: true });
   const out = r.stdout.toString().trim();
-  return r.code === 0 && /^[0-9a-f]{40}$/.test(out) ? out : null;
+  return r.code === 0 && isObjectId(out) ? out : null;
 }
 
 /** A branch (local first, then remote-tracking) that contains `commit`, or null. */

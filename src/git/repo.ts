@@ -11,9 +11,9 @@ import { canonicalKey, readConfigInProcess, readRepoFormat } from './config-file
 import { shellQuotePretty } from './safe-directory.js';
 import { NotARepository, UnsupportedRepository, UntrustedRepository, GitFailed, InvariantBroken } from '../errors.js';
 import { checkListValues, noteConfigWarning } from './config-values.js';
+import { isObjectId, ZERO_OID } from '../core/object-id.js';
 
 export const NOTES_REF = 'refs/notes/handoff';
-const ZERO = '0'.repeat(40);
 
 export type CasResult = 'ok' | 'moved' | 'locked';
 
@@ -247,7 +247,7 @@ export class Repo {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
     }
     if (text !== null) {
-      if (/^[0-9a-f]{40}$/.test(text)) return text;
+      if (isObjectId(text)) return text;
       const m = /^ref:\s*(\S+)$/.exec(text);
       return m ? this.readRefFile(m[1], depth + 1) : undefined;
     }
@@ -276,7 +276,7 @@ export class Repo {
    * exists (another writer is mid-update, or a killed one left it behind).
    */
   async casUpdateRef(ref: string, newOid: string, oldOid: string | null, message: string): Promise<CasResult> {
-    const r = await this.runGit(['update-ref', '--create-reflog', '-m', message, ref, newOid, oldOid ?? ZERO]);
+    const r = await this.runGit(['update-ref', '--create-reflog', '-m', message, ref, newOid, oldOid ?? ZERO_OID]);
     if (r.code === 0) return 'ok';
     return classifyUpdateRefError(r.stderr);
   }
@@ -306,7 +306,7 @@ export class Repo {
       const end = stdout.indexOf('--\n');
       if (patch === undefined && end >= 0) {
         const id = stdout.slice(0, end).split(/\s/)[0];
-        patch = /^[0-9a-f]{40}$/.test(id) ? id : null;
+        patch = isObjectId(id) ? id : null;
         onPatch?.(patch);
       }
     });
@@ -328,7 +328,7 @@ export class Repo {
       update: async (ref, newOid, oldOid) => {
         if (!refMessage) throw new InvariantBroken('this write helper does not update refs');
         used = true;
-        child.stdin.end(`update ${ref} ${newOid} ${oldOid ?? ZERO}\n`);
+        child.stdin.end(`update ${ref} ${newOid} ${oldOid ?? ZERO_OID}\n`);
         const code = await done;
         if (code === 0) return 'ok';
         return classifyUpdateRefError(stderr);

@@ -18,6 +18,7 @@ import { parseDocument } from '../core/parse.js';
 import { checkStored } from '../core/schema.js';
 import { searchableFields, type FieldText } from '../core/search.js';
 import { GitFailed } from '../errors.js';
+import { isObjectId } from '../core/object-id.js';
 
 /** Bump when the line format changes: an index of another format is rebuilt. */
 const FORMAT = 2;
@@ -82,7 +83,7 @@ export async function loadSearchIndex(repo: Repo, ignoreFile = false): Promise<{
       continue;
     }
     const id = line.slice(7, 47);
-    if (!line.startsWith('{"id":"') || !/^[0-9a-f]{40}$/.test(id) || known.has(id)) continue;
+    if (!line.startsWith('{"id":"') || !isObjectId(id) || known.has(id)) continue;
     known.add(id);
     lines.push(line);
   }
@@ -139,7 +140,7 @@ async function readVersionsSince(repo: Repo, tip: string, since: string | null):
       const m = /^:\d+ \d+ ([0-9a-f]{40}) ([0-9a-f]{40}) [AMDT]\d*\t(.+)$/.exec(line);
       if (!m) continue;
       const target = m[3].replace(/\//g, '');
-      if (!/^[0-9a-f]{40}$/.test(target)) continue;
+      if (!isObjectId(target)) continue;
       const c = changes.get(target) ?? {};
       if (!/^0+$/.test(m[1])) c.old = m[1];
       if (!/^0+$/.test(m[2])) c.new = m[2];
@@ -149,7 +150,7 @@ async function readVersionsSince(repo: Repo, tip: string, since: string | null):
     let blob: string | undefined;
     if (kind) {
       target = trailers['Handoff-Target'];
-      if (!/^[0-9a-f]{40}$/.test(target ?? '')) continue;
+      if (!isObjectId(target)) continue;
       blob = changes.get(target!)?.new;
     } else {
       const hit = [...changes].find(([, c]) => c.new && c.new !== c.old);

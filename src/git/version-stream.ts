@@ -25,6 +25,7 @@ import { writeBranchIndex } from './branch-index.js';
 import { DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { GitFailed } from '../errors.js';
 import { start } from '../process/run.js';
+import { isObjectId } from '../core/object-id.js';
 
 export interface StreamedVersion extends NoteReading {
   id: string;
@@ -200,7 +201,7 @@ export async function* streamVersions(
       // What HandoffStore.versionOf decides, from the same message.
       if (kind) {
         const target = trailers['Handoff-Target'];
-        if (kind !== 'version' || !/^[0-9a-f]{40}$/.test(target ?? '')) return;
+        if (kind !== 'version' || !isObjectId(target)) return;
         const v: Unread = { id, target, timestamp: Number(ct), branch: trailers['Handoff-Branch'] ?? null, native: false };
         const s: Slot = { v, depth, tries: 0, answered: false, data: null, viaStore: null, plain: !wantNote(v) };
         slots.push(s);

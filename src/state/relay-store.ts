@@ -13,6 +13,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { linkNew, readLockOwner, tryLock, unlock, type LockOwner, type LockResult } from './lock.js';
 import { jsonText, readJsonFile, writeJsonFile } from './json-file.js';
 import type { Ack, RelayRecord } from '../core/relay.js';
+import { isObjectId } from '../core/object-id.js';
 
 export type { LockOwner, LockResult } from './lock.js';
 
@@ -45,7 +46,7 @@ export class RelayStore {
   listRecords(): RelayRecord[] {
     let names: string[] = [];
     try {
-      names = readdirSync(this.path('records')).filter((n) => /^[0-9a-f]{40}\.json$/.test(n));
+      names = readdirSync(this.path('records')).filter((n) => n.endsWith('.json') && isObjectId(n.slice(0, -5)));
     } catch {
       return [];
     }
