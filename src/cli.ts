@@ -3,8 +3,10 @@
  * that turns errors into exit codes and text (DESIGN.md "Commands").
  */
 import { COMMANDS } from './commands/registry.js';
-import { parseCommandArgs, renderHelp, renderOverview, renderManPage, type CommandSpec } from './cli/spec.js';
-import { processIo, type Io } from './cli/io.js';
+import { parseCommandArgs, renderHelp, renderOverview, renderManPage } from './cli/spec.js';
+import { processIo } from './cli/io.js';
+import type { CommandSpec } from './app/command-line.js';
+import type { Io } from './app/io.js';
 import { FileSystemRefused, isHandoffError, UsageError } from './errors.js';
 import { nearestName } from './core/nearest-name.js';
 import { takeConfigWarnings } from './git/config-values.js';

@@ -5,15 +5,7 @@
  */
 import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import type { Painter } from '../core/bookmark.js';
-
-export interface Io {
-  out(text: string): void;
-  err(line: string): void;
-  json(doc: unknown): void;
-  color: boolean;
-  paint: Painter;
-  stdinIsTTY: boolean;
-}
+import type { Io } from '../app/io.js';
 
 /**
  * `tty.isatty`, asked only of a character device: loading `node:tty` costs Node's network

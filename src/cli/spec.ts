@@ -6,36 +6,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.js';
 import { nearestName } from '../core/nearest-name.js';
-
-export interface OptionSpec {
-  type: 'string' | 'boolean';
-  short?: string;
-  multiple?: boolean;
-  describe: string;
-  /** placeholder shown in usage, e.g. FILE */
-  arg?: string;
-}
-
-export interface PositionalSpec {
-  name: string;
-  describe: string;
-  optional?: boolean;
-  variadic?: boolean;
-}
-
-export interface CommandSpec {
-  name: string;
-  summary: string;
-  description?: string;
-  positionals?: PositionalSpec[];
-  options: Record<string, OptionSpec>;
-  examples?: string[];
-}
-
-export type ParsedArgs = {
-  values: Record<string, string | boolean | string[] | undefined>;
-  positionals: string[];
-};
+import type { CommandSpec, OptionSpec, ParsedArgs } from '../app/command-line.js';
 
 const HELP: OptionSpec = { type: 'boolean', short: 'h', describe: 'show this help' };
 

@@ -2,7 +2,7 @@ import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION } from './types.js';
 import { Repo } from '../git/repo.js';
 import { INSTALLERS, applyInstall, planInstall, type PlannedStep } from '../app/install/index.js';
-import type { Io } from '../cli/io.js';
+import type { Io } from '../app/io.js';
 import { Refused } from '../errors.js';
 
 export const command: CommandModule = {

@@ -1,5 +1,5 @@
-import type { CommandSpec, ParsedArgs } from '../cli/spec.js';
-import type { Io } from '../cli/io.js';
+import type { CommandSpec, ParsedArgs } from '../app/command-line.js';
+import type { Io } from '../app/io.js';
 
 export interface CommandContext {
   io: Io;

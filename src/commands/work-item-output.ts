@@ -1,5 +1,5 @@
 /** Options and output shared by the work-item commands (claim, doc, accept, authorize, reopen). */
-import type { OptionSpec } from '../cli/spec.js';
+import type { OptionSpec } from '../app/command-line.js';
 import type { CommandContext } from './types.js';
 import type { TransitionResult } from '../app/work-items.js';
 import { serializeReceipt } from '../core/receipt.js';

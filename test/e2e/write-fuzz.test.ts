@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../src/cli.js';
-import type { Io } from '../../src/cli/io.js';
+import type { Io } from '../../src/app/io.js';
 import { toCanonicalYaml } from '../../src/core/canonical.js';
 import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
 import { text, writeInput } from '../helpers/arbitraries.js';

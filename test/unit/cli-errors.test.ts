@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { plainPainter } from '../../src/core/bookmark.js';
-import type { Io } from '../../src/cli/io.js';
+import type { Io } from '../../src/app/io.js';
 
 function fakeIo() {
   const out: string[] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from 'node:util';
-import { parseCommandArgs, type CommandSpec } from '../../src/cli/spec.js';
+import { parseCommandArgs } from '../../src/cli/spec.js';
+import type { CommandSpec } from '../../src/app/command-line.js';
 import { COMMANDS } from '../../src/commands/registry.js';
 
 const spec: CommandSpec = {

@@ -1,4 +1,4 @@
-import type { Io } from '../../cli/io.js';
+import type { Io } from '../io.js';
 
 /** What a git hook handler gets: the hook's arguments as git passed them. */
 export interface HookContext {

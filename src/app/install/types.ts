@@ -16,7 +16,7 @@
  * return steps from `plan` that are empty when the work is already done (a second `init`
  * changes nothing, byte for byte).
  */
-import type { OptionSpec } from '../../cli/spec.js';
+import type { OptionSpec } from '../command-line.js';
 import type { Repo } from '../../git/repo.js';
 
 /** Parsed `init` options, by option name (e.g. `display`, `agent`, `sync`). */
