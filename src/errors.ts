@@ -60,6 +60,10 @@ export class UnsupportedRepository extends Refused {
 export class UntrustedRepository extends Refused {
   static override code = 'UntrustedRepository';
 }
+/** A command that reads or writes the work tree, run in a bare repository. */
+export class BareRepository extends Refused {
+  static override code = 'BareRepository';
+}
 export class InvalidHandoff extends Refused {
   static override code = 'InvalidHandoff';
 }

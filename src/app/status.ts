@@ -15,7 +15,8 @@ import type { RemoteItem } from '../providers/types.js';
 import { docFacts, readDoc } from './doc.js';
 import { authorizationOf } from './seed.js';
 import { untrustedNotice } from './policy.js';
-import { isHandoffError, ProviderFailed, Refused } from '../errors.js';
+import { isHandoffError, ProviderFailed } from '../errors.js';
+import { requireWorkTree } from './repository.js';
 
 export interface ItemStatus {
   workItem: string;
@@ -100,7 +101,7 @@ async function inspectRemote(ctx: ItemContext): Promise<RemoteItem | null> {
 
 /** Every item the notes know, github then local, by number. */
 export async function allStatuses(repo: Repo): Promise<{ statuses: ItemStatus[]; notice: string | null }> {
-  if (!repo.workTree) throw new Refused('work items need a work tree; this is a bare repository');
+  requireWorkTree(repo, 'work items', { plural: true });
   const records = await new ItemStore(repo).items();
   const statuses: ItemStatus[] = [];
   let notice: string | null = null;

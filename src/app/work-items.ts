@@ -18,7 +18,8 @@ import { DELIVERY_CONFIG_PATH, GitHubProvider, NO_DELIVERY, parseDeliveryConfig,
 import { runGh } from '../providers/gh.js';
 import { noteConfigWarning } from '../git/config-values.js';
 import type { PlannedStep, Provider, StepName } from '../providers/types.js';
-import { DamagedWorkItem, GhFailed, InvalidPolicy, ProviderFailed, Refused, SecretDetected, UsageError, WorkItemConflict, isHandoffError } from '../errors.js';
+import { DamagedWorkItem, GhFailed, InvalidPolicy, ProviderFailed, SecretDetected, UsageError, WorkItemConflict, isHandoffError } from '../errors.js';
+import { requireWorkTree } from './repository.js';
 import { compileAllow, scanFields } from '../core/secrets.js';
 import { describeSecrets } from '../core/secret-report.js';
 
@@ -57,8 +58,7 @@ function readDelivery(workTree: string): DeliveryConfig {
 
 /** Opens the item; `write` commands also require a trusted policy. */
 export async function openItem(repo: Repo, ref: WorkItemRef, opts: { write: boolean }): Promise<ItemContext> {
-  const workTree = repo.workTree;
-  if (!workTree) throw new Refused('work items need a work tree; this is a bare repository');
+  const workTree = requireWorkTree(repo, 'work items', { plural: true });
   const items = new ItemStore(repo);
   const [stored, policy] = await Promise.all([items.item(ref), loadPolicy(repo, items)]);
   if (stored.problem) throw new DamagedWorkItem(stored.problem);

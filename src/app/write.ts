@@ -20,7 +20,8 @@ import { findUnknownFields, unknownFieldMessage } from '../core/unknown-fields.j
 import { currentSession } from '../core/session.js';
 import { readSessions } from '../state/session-store.js';
 import { readTaskBoard } from './mid-task.js';
-import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch, Refused } from '../errors.js';
+import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch } from '../errors.js';
+import { requireWorkTree } from './repository.js';
 
 /** List fields that flags can replace, add to and remove from, by dotted path. */
 export const LIST_FIELDS = ['guards', 'cursor.pending_questions', 'ask_user', 'soft_context.notes', 'memory_updates', 'continuation_refs'] as const;
@@ -163,7 +164,7 @@ function refuseProblems(problems: { field: string; message: string }[]): never {
 }
 
 export async function writeHandoff(repo: Repo, req: WriteRequest): Promise<WriteResult> {
-  if (repo.isBare) throw new Refused('write needs a work tree; this is a bare repository');
+  requireWorkTree(repo, 'write');
   const store = new HandoffStore(repo);
   const facts = await headFacts(repo);
   if (!facts) throw new UnbornBranch(`branch '${repo.headBranch() ?? 'HEAD'}' has no commit yet; commit once, then write a handoff`);

@@ -1,9 +1,9 @@
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION } from './types.js';
-import { Repo } from '../git/repo.js';
-import { INSTALLERS, applyInstall, planInstall, type PlannedStep } from '../app/install/index.js';
-import type { Io } from '../app/io.js';
-import { Refused } from '../errors.js';
+import { withRepo } from '../app/repository.js';
+import { INSTALLERS } from '../app/install/index.js';
+import { initRepository } from '../app/init.js';
+import { report } from './install-report.js';
 
 export const command: CommandModule = {
   spec: {
@@ -20,39 +20,7 @@ export const command: CommandModule = {
   },
 
   async run(args, ctx) {
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      if (repo.isBare) throw new Refused('init needs a work tree; this is a bare repository');
-      const dryRun = Boolean(args.values['dry-run']);
-      const steps = await planInstall(repo, args.values);
-      if (!dryRun) await applyInstall(repo, steps);
-      const changed = steps.some((s) => s.kind !== 'notice');
-      report(ctx.io, ctx.json, steps, { dryRun, changed, done: changed ? (dryRun ? 'dry run: init would' : 'init:') : 'git-handoff is already installed here; nothing changed' });
-    } finally {
-      repo.close();
-    }
+    const plan = await withRepo(ctx.cwd, (repo) => initRepository(repo, args.values, Boolean(args.values['dry-run'])));
+    report(ctx.io, ctx.json, plan, plan.changed ? (plan.dryRun ? 'dry run: init would' : 'init:') : 'git-handoff is already installed here; nothing changed');
   },
 };
-
-/** Prints a plan: one line a step (shared by init and uninstall). */
-export function report(io: Io, json: boolean, steps: PlannedStep[], o: { dryRun: boolean; changed: boolean; done: string }): void {
-  if (json) {
-    io.json({
-      ok: true,
-      dry_run: o.dryRun,
-      changed: o.changed,
-      steps: steps.map((s) => ({
-        installer: s.installer,
-        kind: s.kind,
-        ...(s.kind === 'file' ? { path: s.path, action: s.content === null && s.link === undefined ? 'remove' : 'write' } : {}),
-        ...(s.kind === 'config' ? { key: s.key, value: s.value, action: s.action } : {}),
-        summary: s.summary,
-      })),
-    });
-    return;
-  }
-  const changes = steps.filter((s) => s.kind !== 'notice');
-  io.out(`${o.done}\n`);
-  for (const s of changes) if (s.summary) io.out(`  ${s.summary}\n`);
-  for (const s of steps) if (s.kind === 'notice') io.out(`note: ${s.summary}\n`);
-}

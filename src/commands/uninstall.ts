@@ -1,9 +1,8 @@
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION } from './types.js';
-import { Repo } from '../git/repo.js';
-import { applyUninstall, planUninstall } from '../app/install/index.js';
-import { report } from './init.js';
-import { Refused } from '../errors.js';
+import { withRepo } from '../app/repository.js';
+import { uninstallRepository } from '../app/init.js';
+import { report } from './install-report.js';
 
 export const command: CommandModule = {
   spec: {
@@ -15,16 +14,7 @@ export const command: CommandModule = {
   },
 
   async run(args, ctx) {
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      if (repo.isBare) throw new Refused('uninstall needs a work tree; this is a bare repository');
-      const dryRun = Boolean(args.values['dry-run']);
-      const { steps } = await planUninstall(repo);
-      const changed = steps.some((s) => s.kind !== 'notice');
-      if (!dryRun) await applyUninstall(repo, steps);
-      report(ctx.io, ctx.json, steps, { dryRun, changed, done: changed ? (dryRun ? 'dry run: uninstall would' : 'uninstall:') : 'nothing of git-handoff is installed here' });
-    } finally {
-      repo.close();
-    }
+    const plan = await withRepo(ctx.cwd, (repo) => uninstallRepository(repo, Boolean(args.values['dry-run'])));
+    report(ctx.io, ctx.json, plan, plan.changed ? (plan.dryRun ? 'dry run: uninstall would' : 'uninstall:') : 'nothing of git-handoff is installed here');
   },
 };

@@ -1,0 +1,31 @@
+/**
+ * `init` and `uninstall`: plan what the installers (app/install/) would change, apply the
+ * plan unless it is a dry run, and say whether anything changed. Both need a work tree:
+ * hooks and agent settings live in it.
+ */
+import type { Repo } from '../git/repo.js';
+import { applyInstall, applyUninstall, planInstall, planUninstall, type InstallOptions, type PlannedStep } from './install/index.js';
+import { requireWorkTree } from './repository.js';
+
+export interface InstallPlan {
+  steps: PlannedStep[];
+  /** a step other than a notice: something was (or, on a dry run, would be) changed */
+  changed: boolean;
+  dryRun: boolean;
+}
+
+const changes = (steps: PlannedStep[]) => steps.some((s) => s.kind !== 'notice');
+
+export async function initRepository(repo: Repo, options: InstallOptions, dryRun: boolean): Promise<InstallPlan> {
+  requireWorkTree(repo, 'init');
+  const steps = await planInstall(repo, options);
+  if (!dryRun) await applyInstall(repo, steps);
+  return { steps, changed: changes(steps), dryRun };
+}
+
+export async function uninstallRepository(repo: Repo, dryRun: boolean): Promise<InstallPlan> {
+  requireWorkTree(repo, 'uninstall');
+  const { steps } = await planUninstall(repo);
+  if (!dryRun) await applyUninstall(repo, steps);
+  return { steps, changed: changes(steps), dryRun };
+}
