@@ -1,10 +1,7 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
-import { Repo } from '../git/repo.js';
-import { HandoffStore } from '../git/handoff-store.js';
-import { canStream, selectStreamed } from '../git/version-stream.js';
-import { checkedSelection } from '../app/show.js';
-import { isoUtc } from '../git/identity.js';
+import { withRepo } from '../app/repository.js';
+import { logVersions } from '../app/log.js';
 import { UsageError } from '../errors.js';
 
 /** Output gathered into writes of about 64 KiB: one write per version would be 50,000 system calls. */
@@ -43,21 +40,17 @@ export const command: CommandModule = {
     const nRaw = str(args.values['max-count']);
     const max = nRaw === undefined ? Infinity : Number(nRaw);
     if (max !== Infinity && (!Number.isInteger(max) || max < 0)) throw new UsageError(`log: -n needs a whole number, not '${nRaw}'`);
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const store = new HandoffStore(repo);
-      const sel = await checkedSelection(repo, store, { branch: str(args.values.branch), all: Boolean(args.values.all) });
-      const { versions } = canStream(repo) ? await selectStreamed(repo, sel) : await store.select(sel);
-      // Each version is written as it is found (issue 13): 50,000 of them are never held at
-      // once. The JSON is the bytes `JSON.stringify(doc, null, 2)` gives for the whole list.
+    await withRepo(ctx.cwd, async (repo) => {
+      const entries = await logVersions(repo, { branch: str(args.values.branch), all: Boolean(args.values.all), checkBranch: true, bulk: true });
+      // Each version is written as it is found: a long history is never held at once. The
+      // JSON is the bytes `JSON.stringify(doc, null, 2)` gives for the whole list.
       const out = chunked((t) => ctx.io.out(t));
       let n = 0;
       if (ctx.json) out.write('{\n  "ok": true,\n  "versions": [');
       const p = ctx.io.paint;
-      for await (const v of versions) {
+      for await (const { version: v, date } of entries) {
         if (n >= max) break;
         n++;
-        const date = typeof v.handoff.date === 'string' ? v.handoff.date : isoUtc(v.timestamp);
         if (ctx.json) {
           const row = {
             version: v.id,
@@ -81,8 +74,6 @@ export const command: CommandModule = {
       }
       if (ctx.json) out.write(n ? '\n  ]\n}\n' : ']\n}\n');
       out.flush();
-    } finally {
-      repo.close();
-    }
+    });
   },
 };

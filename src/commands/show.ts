@@ -1,9 +1,9 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
-import { Repo } from '../git/repo.js';
-import { showHandoff, type ShowResult } from '../app/show.js';
+import { withRepo } from '../app/repository.js';
+import { showHandoff } from '../app/show.js';
+import { notices, showJson } from '../app/show-report.js';
 import { renderBookmark } from '../core/bookmark.js';
-import { movedByRewrite, movedLine } from '../core/rewrite.js';
 
 export const command: CommandModule = {
   spec: {
@@ -20,61 +20,13 @@ export const command: CommandModule = {
   },
 
   async run(args, ctx) {
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const r = await showHandoff(repo, { version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) });
-      if (ctx.json) return void ctx.io.json(showJson(r));
-      if (!r.version) {
-        // nothing to show, but a reader must still learn that notes were passed over
-        for (const n of notices(r)) ctx.io.err(n);
-        return;
-      }
-      ctx.io.out(renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: notices(r) }, ctx.io.paint));
-    } finally {
-      repo.close();
+    const r = await withRepo(ctx.cwd, (repo) => showHandoff(repo, { version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) }));
+    if (ctx.json) return void ctx.io.json(showJson(r));
+    if (!r.version) {
+      // nothing to show, but a reader must still learn that notes were passed over
+      for (const n of notices(r)) ctx.io.err(n);
+      return;
     }
+    ctx.io.out(renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: notices(r) }, ctx.io.paint));
   },
 };
-
-export function showJson(r: ShowResult) {
-  if (!r.version) return { ok: true, handoff: null, due: false };
-  return {
-    ok: true,
-    version: r.version.id,
-    target: r.version.target,
-    date: r.date,
-    stale: r.stale,
-    age_days: r.ageDays,
-    due: r.due !== null,
-    due_reason: r.due,
-    handoff: r.version.handoff,
-  };
-}
-
-/** One line each: what a reader must know before trusting the bookmark. */
-export function notices(r: ShowResult): string[] {
-  const out: string[] = [];
-  for (const s of r.skipped) out.push(`warning: skipped version ${s.id.slice(0, 12)}: not a valid handoff (${s.problems[0]})`);
-  if (r.fallback && r.version) {
-    const where = r.currentBranch ? `branch ${r.currentBranch}` : 'this detached HEAD';
-    out.push(`no handoff on ${where} yet; showing the newest one${r.version.branch ? ` (from ${r.version.branch})` : ''}`);
-  }
-  for (const d of r.diverged ?? []) {
-    const head = typeof d.handoff.head === 'string' ? d.handoff.head.slice(0, 7) : d.target.slice(0, 7);
-    const when = typeof d.handoff.date === 'string' ? d.handoff.date : new Date(d.timestamp * 1000).toISOString();
-    out.push(`two sessions diverged: version ${d.id.slice(0, 12)} (${when}, on ${head}) was written alongside this one and neither continues the other's work; the later by date is shown; see 'git handoff log'`);
-  }
-  const moved = r.version ? movedByRewrite(r.version.handoff, r.version.target) : null;
-  if (moved) out.push(movedLine(moved));
-  if (r.stale) out.push(`warning: this handoff is stale: written ${r.ageDays} days ago (${r.date!.slice(0, 10)}); confirm with the user before acting on it`);
-  if (r.remoteAhead) {
-    const n = r.remoteAhead.versions;
-    out.push(`${r.remoteAhead.remote} has ${n} handoff version${n === 1 ? '' : 's'} this clone lacks; run 'git handoff sync ${r.remoteAhead.remote}'`);
-  }
-  if (r.freshCloneRemote) {
-    const rem = r.freshCloneRemote;
-    out.push(`no handoff in this clone yet: handoffs travel separately from the code (git clone and fetch do not bring refs/notes/handoff); get them with 'git handoff sync ${rem}'`);
-  }
-  if (r.due) out.push(`a handoff is due: commit ${r.due.commit.slice(0, 7)} was made since this one; run 'git handoff write'`);
-  return out;
-}

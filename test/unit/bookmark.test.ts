@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ageInDays, renderBookmark, type BookmarkView, type Painter } from '../../src/core/bookmark.js';
-import { notices } from '../../src/commands/show.js';
+import { notices } from '../../src/app/show-report.js';
 import type { ShowResult } from '../../src/app/show.js';
 import type { ReadVersion } from '../../src/git/handoff-store.js';
 import type { Handoff } from '../../src/core/schema.js';

@@ -5,9 +5,10 @@
  * here: the server (server.ts) only routes requests to `callTool` / `readResource`.
  */
 import { Repo } from '../../git/repo.js';
-import { HandoffStore } from '../../git/handoff-store.js';
-import { isoUtc } from '../../git/identity.js';
-import { showHandoff, selectionFor, type ShowResult } from '../show.js';
+import { showHandoff, type ShowResult } from '../show.js';
+import { showJson } from '../show-report.js';
+import { logVersions } from '../log.js';
+import { diffVersions } from '../diff.js';
 import { writeHandoff } from '../write.js';
 import { searchHandoffs } from '../search.js';
 import { allStatuses, itemStatus, type ItemStatus } from '../status.js';
@@ -17,7 +18,7 @@ import { renderBookmark } from '../../core/bookmark.js';
 import { serializeReceipt } from '../../core/receipt.js';
 import { handoffInputSchema, handoffPatchSchema, type JsonSchema } from '../../core/handoff-json-schema.js';
 import { checkArgs } from './check-args.js';
-import { isHandoffError, TooFewVersions, UnknownVersion, UsageError } from '../../errors.js';
+import { isHandoffError, UsageError } from '../../errors.js';
 
 export interface ToolResult {
   content: { type: 'text'; text: string }[];
@@ -50,11 +51,6 @@ const SELECTION = {
   branch: s('the versions of this branch (default: the current branch)'),
   all: b('the versions of every branch'),
 };
-
-function showData(r: ShowResult) {
-  if (!r.version) return { ok: true, handoff: null, due: false };
-  return { ok: true, version: r.version.id, target: r.version.target, date: r.date, stale: r.stale, age_days: r.ageDays, due: r.due !== null, due_reason: r.due, handoff: r.version.handoff };
-}
 
 function showNotices(r: ShowResult): string[] {
   const out = r.skipped.map((v) => `skipped version ${v.id.slice(0, 12)}: not a valid handoff (${v.problems[0]})`);
@@ -92,7 +88,7 @@ export const TOOLS: ToolDef[] = [
     readOnly: true,
     async run(repo, a) {
       const r = await showHandoff(repo, { version: str(a.version), branch: str(a.branch), all: a.all === true });
-      return { data: { ...showData(r), notices: showNotices(r) }, text: bookmarkOf(r) };
+      return { data: { ...showJson(r), notices: showNotices(r) }, text: bookmarkOf(r) };
     },
   },
   {
@@ -145,14 +141,14 @@ export const TOOLS: ToolDef[] = [
     readOnly: true,
     async run(repo, a) {
       const limit = typeof a.limit === 'number' ? a.limit : 20;
-      const { versions } = await new HandoffStore(repo).select(selectionFor(repo, { branch: str(a.branch), all: a.all === true }));
+      const entries = await logVersions(repo, { branch: str(a.branch), all: a.all === true, checkBranch: false, bulk: false });
       const rows = [];
-      for await (const v of versions) {
+      for await (const { version: v, date } of entries) {
         if (rows.length >= limit) break;
         rows.push({
           version: v.id,
           target: v.target,
-          date: typeof v.handoff.date === 'string' ? v.handoff.date : isoUtc(v.timestamp),
+          date,
           valid: v.valid,
           branch: v.branch ?? null,
           session_id: v.handoff.session_id ?? null,
@@ -171,20 +167,9 @@ export const TOOLS: ToolDef[] = [
     inputSchema: obj({ old: s('the older version (id, prefix or ~N; default ~1)'), new: s('the newer version (default: the latest)'), ...SELECTION }),
     readOnly: true,
     async run(repo, a) {
-      const store = new HandoffStore(repo);
-      const sel = selectionFor(repo, { branch: str(a.branch), all: a.all === true });
-      const oldName = str(a.old) ?? '~1';
-      const newName = str(a.new) ?? '~0';
-      let oldV, newV;
-      try {
-        [oldV, newV] = [await store.resolve(oldName, sel), await store.resolve(newName, sel)];
-      } catch (e) {
-        if (a.old === undefined && a.new === undefined && isHandoffError(e, UnknownVersion)) throw new TooFewVersions('diff needs two versions; this selection has fewer');
-        throw e;
-      }
-      const { diffHandoffs, renderChanges } = await import('../../core/version-diff.js');
-      const changes = diffHandoffs(oldV.handoff, newV.handoff);
-      return { data: { ok: true, old: oldV.id, new: newV.id, changes }, text: `diff ${oldV.id.slice(0, 12)}..${newV.id.slice(0, 12)}\n${renderChanges(changes) || '(no changes)\n'}` };
+      const d = await diffVersions(repo, { old: str(a.old), new: str(a.new), branch: str(a.branch), all: a.all === true, checkBranch: false });
+      const { renderChanges } = await import('../../core/version-diff.js');
+      return { data: { ok: true, old: d.old.id, new: d.new.id, changes: d.changes }, text: `diff ${d.old.id.slice(0, 12)}..${d.new.id.slice(0, 12)}\n${renderChanges(d.changes) || '(no changes)\n'}` };
     },
   },
   {

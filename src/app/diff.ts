@@ -1,0 +1,62 @@
+/**
+ * `diff`: what changed between two versions of a selection, field by field (default: the
+ * one before the latest against the latest), and which of the two a history rewrite moved.
+ * The CLI and the MCP tool both answer from here.
+ */
+import type { Repo } from '../git/repo.js';
+import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
+import { movedByRewrite } from '../core/rewrite.js';
+import type { Change } from '../core/version-diff.js';
+import { checkedSelection, selectionFor } from './show.js';
+import { isHandoffError, TooFewVersions, UnknownVersion } from '../errors.js';
+
+export interface DiffRequest {
+  /** the older version (id, unique prefix or ~N); default ~1 */
+  old?: string;
+  /** the newer version; default the latest (~0) */
+  new?: string;
+  branch?: string;
+  all?: boolean;
+  /**
+   * Refuse a `branch` that has no version, as `show` does (the CLI); the MCP tool counts
+   * ~N among whatever that branch selects.
+   */
+  checkBranch: boolean;
+}
+
+export interface MovedVersion {
+  version: string;
+  from: string;
+  to: string;
+}
+
+export interface VersionDiff {
+  old: ReadVersion;
+  new: ReadVersion;
+  changes: Change[];
+  /** versions whose note a rewrite (amend, rebase) carried to another commit */
+  moved: MovedVersion[];
+}
+
+export async function diffVersions(repo: Repo, req: DiffRequest): Promise<VersionDiff> {
+  const store = new HandoffStore(repo);
+  const sel = req.checkBranch ? await checkedSelection(repo, store, req) : selectionFor(repo, req);
+  let oldV: ReadVersion;
+  let newV: ReadVersion;
+  try {
+    [oldV, newV] = [await store.resolve(req.old ?? '~1', sel), await store.resolve(req.new ?? '~0', sel)];
+  } catch (e) {
+    // With both names defaulted only `~1` or `~0` can be missing: the selection is too short.
+    if (req.old === undefined && req.new === undefined && isHandoffError(e, UnknownVersion)) {
+      throw new TooFewVersions('diff needs two versions; this selection has fewer');
+    }
+    throw e;
+  }
+  // Loaded here, not at start-up: the `diff` package is only needed to compare.
+  const { diffHandoffs } = await import('../core/version-diff.js');
+  const moved = [oldV, newV].flatMap((v) => {
+    const m = movedByRewrite(v.handoff, v.target);
+    return m ? [{ version: v.id, ...m }] : [];
+  });
+  return { old: oldV, new: newV, changes: diffHandoffs(oldV.handoff, newV.handoff), moved };
+}

@@ -1,0 +1,42 @@
+/**
+ * `log`: the versions of a selection, newest first, each with the date it stands for. The
+ * versions are read one at a time as the caller asks for them, so a history of 50,000
+ * versions is never held at once.
+ */
+import type { Repo } from '../git/repo.js';
+import { HandoffStore } from '../git/handoff-store.js';
+import { canStream, selectStreamed, type StreamedVersion } from '../git/version-stream.js';
+import { isoUtc } from '../git/identity.js';
+import { checkedSelection, selectionFor } from './show.js';
+
+export interface LogRequest {
+  branch?: string;
+  all?: boolean;
+  /** refuse a `branch` that has no version, as `show` does (the CLI; not the MCP tool) */
+  checkBranch: boolean;
+  /**
+   * Read the whole history in one pass (one git log, one cat-file --batch) where the
+   * repository allows it: for a listing of every version (the CLI), not a first few.
+   */
+  bulk: boolean;
+}
+
+export interface LogEntry {
+  /** what a listing shows of a version, whichever reader read it */
+  version: StreamedVersion;
+  /** the handoff's own date, else its commit's time (ISO 8601, UTC) */
+  date: string;
+}
+
+/**
+ * Resolves the selection first (a refusal comes before any output), then yields its
+ * versions lazily: the caller stops reading when it has enough.
+ */
+export async function logVersions(repo: Repo, req: LogRequest): Promise<AsyncGenerator<LogEntry>> {
+  const store = new HandoffStore(repo);
+  const sel = req.checkBranch ? await checkedSelection(repo, store, req) : selectionFor(repo, req);
+  const { versions } = req.bulk && canStream(repo) ? await selectStreamed(repo, sel) : await store.select(sel);
+  return (async function* () {
+    for await (const v of versions) yield { version: v, date: typeof v.handoff.date === 'string' ? v.handoff.date : isoUtc(v.timestamp) };
+  })();
+}
