@@ -9,6 +9,7 @@ import type { Repo } from '../git/repo.js';
 import { readLocalState, writeLocalState } from '../state/local-state.js';
 import { countCompleted } from '../core/relay-prompt.js';
 import { relayTrailers, tasksDue, type RelayReason } from '../core/relay.js';
+import { writeHandoff, type WriteRequest, type WriteResult } from './write.js';
 
 const BASELINE_STATE = 'relay-tasks';
 
@@ -43,4 +44,16 @@ export async function relayMark(repo: Repo, explicit: boolean): Promise<RelayMar
 /** After the version is written: the count it was marked at becomes the new baseline. */
 export function recordRelayMark(repo: Repo, mark: RelayMark, version: string): void {
   if (mark.completed !== null) writeLocalState(repo.gitDir, BASELINE_STATE, { completed: mark.completed, version });
+}
+
+/**
+ * `write`, marked as asking for a relay when `relay` is set or the task count says so. The
+ * count's baseline moves only once a version was really written (not on a dry run, not on
+ * an unchanged handoff), so a relay that was not marked is still due next time.
+ */
+export async function writeWithRelayMark(repo: Repo, req: Omit<WriteRequest, 'trailers'>, relay: boolean): Promise<WriteResult & { relay: RelayReason | null }> {
+  const mark = await relayMark(repo, relay);
+  const r = await writeHandoff(repo, { ...req, trailers: mark?.trailers });
+  if (mark && !r.dryRun && !r.unchanged) recordRelayMark(repo, mark, r.version!);
+  return { ...r, relay: mark?.reason ?? null };
 }

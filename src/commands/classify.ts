@@ -1,10 +1,8 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION } from './types.js';
-import { Repo } from '../git/repo.js';
 import { readStdin } from '../cli/io.js';
-import { classifyPhrase } from '../core/phrases.js';
-import { loadPhrases } from '../app/phrases-policy.js';
-import { isHandoffError, NotARepository, UsageError } from '../errors.js';
+import { classifyMessage } from '../app/classify.js';
+import { UsageError } from '../errors.js';
 
 export const command: CommandModule = {
   spec: {
@@ -24,19 +22,10 @@ export const command: CommandModule = {
       if (!input) throw new UsageError('classify: give the message as TEXT or on stdin');
       text = input.toString('utf8');
     }
-    let repo: Repo | null = null;
-    try {
-      repo = await Repo.discover(ctx.cwd);
-    } catch (e) {
-      if (!isHandoffError(e, NotARepository)) throw e;
-    }
-    const phrases = await loadPhrases(repo).finally(() => repo?.close());
-    for (const p of phrases.problems) ctx.io.err(`git handoff: warning: ${p}`);
-    const r = classifyPhrase(text, phrases.lists);
-    // `none` matched nothing that counts: a broad farewell is named as such, never as "matched".
-    const matched = r.class === 'none' ? null : r.matched;
-    if (ctx.json) return void ctx.io.json({ ok: true, class: r.class, matched });
-    if (r.class === 'none') return void ctx.io.out(`none${r.matched ? ` ('${r.matched}' is a broad farewell, never a trigger)` : ''}\n`);
-    ctx.io.out(`${r.class}${matched ? ` (matched: ${matched})` : ''}\n`);
+    const r = await classifyMessage(ctx.cwd, text);
+    for (const p of r.problems) ctx.io.err(`git handoff: warning: ${p}`);
+    if (ctx.json) return void ctx.io.json({ ok: true, class: r.class, matched: r.matched });
+    if (r.class === 'none') return void ctx.io.out(`none${r.farewell ? ` ('${r.farewell}' is a broad farewell, never a trigger)` : ''}\n`);
+    ctx.io.out(`${r.class}${r.matched ? ` (matched: ${r.matched})` : ''}\n`);
   },
 };

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, list, str } from './types.js';
-import { Repo } from '../git/repo.js';
-import { writeHandoff, type ListField, type WriteResult } from '../app/write.js';
-import { relayMark, recordRelayMark } from '../app/relay-mark.js';
+import { withRepo } from '../app/repository.js';
+import type { ListField, WriteResult } from '../app/write.js';
+import { writeWithRelayMark } from '../app/relay-mark.js';
 import { readStdin } from '../cli/io.js';
 import { InvalidInput, UsageError } from '../errors.js';
 
@@ -99,60 +99,53 @@ export const command: CommandModule = {
       input = await readStdin(ctx.io);
       if (file === '-' && !input) throw new UsageError('write: --file - given but stdin is empty');
     }
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const mark = await relayMark(repo, Boolean(v.relay));
-      const r = await writeHandoff(repo, {
-        trailers: mark?.trailers,
-        input,
-        inputName,
-        dryRun: Boolean(v['dry-run']),
-        patch: Boolean(v.patch),
-        strict: Boolean(v.strict),
-        flags: {
-          status: str(v.status),
-          summary: str(v.summary),
-          session: str(v.session),
-          lastDiscussed: str(v['last-discussed']),
-          pendingQuestions: list(v['pending-question']),
-          nextStep: str(v['next-step']),
-          tone: str(v.tone),
-          guards: list(v.guard),
-          askUser: list(v['ask-user']),
-          notes: list(v.note),
-          memoryUpdates: list(v['memory-update']),
-          continuationRefs: list(v['continuation-ref']),
-          addItems: listFlags(v, 'add'),
-          removeItems: listFlags(v, 'remove'),
-          workItem: str(v['work-item']),
-          produced: list(v.produced),
-        },
+    const request = {
+      input,
+      inputName,
+      dryRun: Boolean(v['dry-run']),
+      patch: Boolean(v.patch),
+      strict: Boolean(v.strict),
+      flags: {
+        status: str(v.status),
+        summary: str(v.summary),
+        session: str(v.session),
+        lastDiscussed: str(v['last-discussed']),
+        pendingQuestions: list(v['pending-question']),
+        nextStep: str(v['next-step']),
+        tone: str(v.tone),
+        guards: list(v.guard),
+        askUser: list(v['ask-user']),
+        notes: list(v.note),
+        memoryUpdates: list(v['memory-update']),
+        continuationRefs: list(v['continuation-ref']),
+        addItems: listFlags(v, 'add'),
+        removeItems: listFlags(v, 'remove'),
+        workItem: str(v['work-item']),
+        produced: list(v.produced),
+      },
+    };
+    const r = await withRepo(ctx.cwd, (repo) => writeWithRelayMark(repo, request, Boolean(v.relay)));
+    for (const w of r.warnings) ctx.io.err(`git handoff: warning: ${w}`);
+    if (ctx.json) {
+      ctx.io.json({
+        ok: true,
+        version: r.version,
+        target: r.target,
+        unchanged: r.unchanged,
+        ...(r.dryRun ? { dry_run: true } : {}),
+        ...(r.relay ? { relay: r.relay } : {}),
+        changes: r.changes,
+        ...(r.warnings.length ? { warnings: r.warnings } : {}),
+        handoff: r.handoff,
       });
-      if (mark && !r.dryRun && !r.unchanged) recordRelayMark(repo, mark, r.version!);
-      for (const w of r.warnings) ctx.io.err(`git handoff: warning: ${w}`);
-      if (ctx.json) {
-        ctx.io.json({
-          ok: true,
-          version: r.version,
-          target: r.target,
-          unchanged: r.unchanged,
-          ...(r.dryRun ? { dry_run: true } : {}),
-          ...(mark ? { relay: mark.reason } : {}),
-          changes: r.changes,
-          ...(r.warnings.length ? { warnings: r.warnings } : {}),
-          handoff: r.handoff,
-        });
-      } else if (r.unchanged) {
-        ctx.io.out(`unchanged: version ${r.version!.slice(0, 12)} already holds this handoff for ${r.target.slice(0, 7)}\n`);
-      } else if (r.dryRun) {
-        ctx.io.out(`dry run: would append a version for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ''} with this note:\n${r.yaml}`);
-        ctx.io.out(`${changeLine(r)}\n`);
-      } else {
-        ctx.io.out(`wrote version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ' (detached HEAD)'}${mark ? '; it asks for a relay' : ''}\n`);
-        ctx.io.out(`${changeLine(r)}\n`);
-      }
-    } finally {
-      repo.close();
+    } else if (r.unchanged) {
+      ctx.io.out(`unchanged: version ${r.version!.slice(0, 12)} already holds this handoff for ${r.target.slice(0, 7)}\n`);
+    } else if (r.dryRun) {
+      ctx.io.out(`dry run: would append a version for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ''} with this note:\n${r.yaml}`);
+      ctx.io.out(`${changeLine(r)}\n`);
+    } else {
+      ctx.io.out(`wrote version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ' (detached HEAD)'}${r.relay ? '; it asks for a relay' : ''}\n`);
+      ctx.io.out(`${changeLine(r)}\n`);
     }
   },
 };
