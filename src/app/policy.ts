@@ -27,6 +27,11 @@ export interface LoadedPolicy {
   effective: Policy;
 }
 
+/** `policy`: the policy file as it stands here, its hash, and whether that hash is approved. */
+export function currentPolicy(repo: Repo): Promise<LoadedPolicy> {
+  return loadPolicy(repo, new ItemStore(repo));
+}
+
 /** Reads and checks the policy file; one that does not parse is refused (exit 1). */
 export async function loadPolicy(repo: Repo, items: ItemStore): Promise<LoadedPolicy> {
   const root = repo.workTree;

@@ -1,7 +1,7 @@
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
 import { SESSION_OPTION, WORK_ITEM_OPTION, emit } from './work-item-output.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { acceptItem } from '../app/transitions.js';
 import { parseItemOption } from '../app/work-items.js';
 import { UsageError } from '../errors.js';
@@ -24,11 +24,6 @@ export const command: CommandModule = {
     const ref = parseItemOption(str(v['work-item']));
     const commit = str(v.commit);
     if (!commit) throw new UsageError('accept: --commit is required');
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      emit(ctx, 'accept', await acceptItem(repo, { ref, commit, session: str(v.session), dryRun: Boolean(v['dry-run']) }));
-    } finally {
-      repo.close();
-    }
+    emit(ctx, 'accept', await withRepo(ctx.cwd, (repo) => acceptItem(repo, { ref, commit, session: str(v.session), dryRun: Boolean(v['dry-run']) })));
   },
 };

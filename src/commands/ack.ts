@@ -1,6 +1,6 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { ackRelay } from '../app/ack.js';
 import { UsageError } from '../errors.js';
 
@@ -24,13 +24,8 @@ export const command: CommandModule = {
     if (status !== 'accepted' && status !== 'failed') throw new UsageError("ack: --status must be 'accepted' or 'failed'");
     const relayId = str(args.values['relay-id']) ?? process.env.HANDOFF_RELAY_ID;
     if (!relayId) throw new UsageError('ack: no relay to acknowledge: HANDOFF_RELAY_ID is not set (pass --relay-id)');
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const r = await ackRelay(repo, { relayId, status, reason: str(args.values.reason) ?? null });
-      if (ctx.json) return void ctx.io.json({ ok: true, relay_id: r.relayId, version: r.version, status: r.status, reason: r.reason });
-      ctx.io.out(`relay ${r.relayId}: ${r.status}${r.reason ? ` (${r.reason})` : ''}\n`);
-    } finally {
-      repo.close();
-    }
+    const r = await withRepo(ctx.cwd, (repo) => ackRelay(repo, { relayId, status, reason: str(args.values.reason) ?? null }));
+    if (ctx.json) return void ctx.io.json({ ok: true, relay_id: r.relayId, version: r.version, status: r.status, reason: r.reason });
+    ctx.io.out(`relay ${r.relayId}: ${r.status}${r.reason ? ` (${r.reason})` : ''}\n`);
   },
 };

@@ -1,7 +1,7 @@
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
 import { SESSION_OPTION, WORK_ITEM_OPTION, emit } from './work-item-output.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { authorizeItem } from '../app/authorize.js';
 import { parseItemOption } from '../app/work-items.js';
 
@@ -26,20 +26,7 @@ export const command: CommandModule = {
   async run(args, ctx) {
     const v = args.values;
     const ref = parseItemOption(str(v['work-item']));
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const r = await authorizeItem(repo, {
-        ref,
-        scope: str(v.scope),
-        retries: str(v.retries),
-        useRetry: Boolean(v['use-retry']),
-        reason: str(v.reason),
-        session: str(v.session),
-        dryRun: Boolean(v['dry-run']),
-      });
-      emit(ctx, v['use-retry'] ? 'spend a retry on' : 'authorize delivery of', r);
-    } finally {
-      repo.close();
-    }
+    const req = { ref, scope: str(v.scope), retries: str(v.retries), useRetry: Boolean(v['use-retry']), reason: str(v.reason), session: str(v.session), dryRun: Boolean(v['dry-run']) };
+    emit(ctx, v['use-retry'] ? 'spend a retry on' : 'authorize delivery of', await withRepo(ctx.cwd, (repo) => authorizeItem(repo, req)));
   },
 };

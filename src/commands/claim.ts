@@ -1,7 +1,7 @@
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
 import { SESSION_OPTION, WORK_ITEM_OPTION, emit } from './work-item-output.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { claimItem } from '../app/claim.js';
 import { parseItemOption } from '../app/work-items.js';
 
@@ -25,12 +25,7 @@ export const command: CommandModule = {
   async run(args, ctx) {
     const v = args.values;
     const ref = parseItemOption(str(v['work-item']));
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const r = await claimItem(repo, { ref, title: str(v.title), acceptance: str(v.acceptance), session: str(v.session), dryRun: Boolean(v['dry-run']) });
-      emit(ctx, 'claim', r);
-    } finally {
-      repo.close();
-    }
+    const req = { ref, title: str(v.title), acceptance: str(v.acceptance), session: str(v.session), dryRun: Boolean(v['dry-run']) };
+    emit(ctx, 'claim', await withRepo(ctx.cwd, (repo) => claimItem(repo, req)));
   },
 };

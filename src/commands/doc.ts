@@ -1,7 +1,7 @@
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
 import { LANG_OPTION, SESSION_OPTION, WORK_ITEM_OPTION, renderTransition, transitionJson } from './work-item-output.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { docItem } from '../app/doc.js';
 import { parseItemOption } from '../app/work-items.js';
 
@@ -25,19 +25,15 @@ export const command: CommandModule = {
   async run(args, ctx) {
     const v = args.values;
     const ref = parseItemOption(str(v['work-item']));
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const r = await docItem(repo, { ref, session: str(v.session), toStatus: str(v['to-status']), lang: str(v.lang), dryRun: Boolean(v['dry-run']) });
-      if (r.phase === 'skeleton') {
-        if (ctx.json) return void ctx.io.json({ ok: true, work_item: r.workItem, phase: 'skeleton', path: r.path, dry_run: r.dryRun });
-        if (r.dryRun) return void ctx.io.out(`dry run: would render the skeleton at ${r.path}; nothing was written\n`);
-        return void ctx.io.out(`rendered ${r.path}: fill every {{...}} placeholder, then run this command again\n`);
-      }
-      if (ctx.json) return void ctx.io.json({ ...transitionJson(r), phase: 'handoff', path: r.path, seed_written: r.seedWritten });
-      renderTransition(ctx, 'record the handoff of', r);
-      if (r.seedWritten) ctx.io.out(`${r.dryRun ? 'would rewrite' : 'rewrote'} the SEED section of ${r.path}\n`);
-    } finally {
-      repo.close();
+    const req = { ref, session: str(v.session), toStatus: str(v['to-status']), lang: str(v.lang), dryRun: Boolean(v['dry-run']) };
+    const r = await withRepo(ctx.cwd, (repo) => docItem(repo, req));
+    if (r.phase === 'skeleton') {
+      if (ctx.json) return void ctx.io.json({ ok: true, work_item: r.workItem, phase: 'skeleton', path: r.path, dry_run: r.dryRun });
+      if (r.dryRun) return void ctx.io.out(`dry run: would render the skeleton at ${r.path}; nothing was written\n`);
+      return void ctx.io.out(`rendered ${r.path}: fill every {{...}} placeholder, then run this command again\n`);
     }
+    if (ctx.json) return void ctx.io.json({ ...transitionJson(r), phase: 'handoff', path: r.path, seed_written: r.seedWritten });
+    renderTransition(ctx, 'record the handoff of', r);
+    if (r.seedWritten) ctx.io.out(`${r.dryRun ? 'would rewrite' : 'rewrote'} the SEED section of ${r.path}\n`);
   },
 };

@@ -1,6 +1,6 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION } from './types.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { findingLevel, runDoctor, type DoctorResult, type Finding } from '../app/doctor.js';
 
 export const command: CommandModule = {
@@ -18,15 +18,11 @@ export const command: CommandModule = {
   },
 
   async run(args, ctx) {
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const r = await runDoctor(repo, { fix: Boolean(args.values.fix), reattachMissing: Boolean(args.values['reattach-missing']) });
-      if (ctx.json) ctx.io.json(doctorJson(r));
-      else ctx.io.out(renderDoctor(r, Boolean(args.values.fix)));
-      return r.healthy ? 0 : 1;
-    } finally {
-      repo.close();
-    }
+    const fix = Boolean(args.values.fix);
+    const r = await withRepo(ctx.cwd, (repo) => runDoctor(repo, { fix, reattachMissing: Boolean(args.values['reattach-missing']) }));
+    if (ctx.json) ctx.io.json(doctorJson(r));
+    else ctx.io.out(renderDoctor(r, fix));
+    return r.healthy ? 0 : 1;
   },
 };
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { readStdin } from '../cli/io.js';
 import { importHandoff, IMPORT_FORMATS, type ImportFormat } from '../app/import.js';
 import { InvalidInput, UsageError } from '../errors.js';
@@ -36,23 +36,18 @@ export const command: CommandModule = {
       }
     }
     if (!bytes || bytes.length === 0) throw new InvalidInput(`${file === '-' ? 'stdin' : file} is empty`);
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const r = await importHandoff(repo, { bytes, name: file === '-' ? 'stdin' : file, format, dryRun: Boolean(args.values['dry-run']) });
-      for (const s of r.unknownSections) ctx.io.err(`git handoff: note: section '${s}' is not part of the convention; kept in the summary`);
-      for (const w of r.warnings) ctx.io.err(`git handoff: warning: ${w}`);
-      const against = r.changes.previous ? ` (against ${r.changes.previous.slice(0, 12)})` : '';
-      if (ctx.json) {
-        ctx.io.json({ ok: true, version: r.version, target: r.target, unchanged: r.unchanged, ...(r.dryRun ? { dry_run: true } : {}), format: r.format, changes: r.changes, handoff: r.handoff });
-      } else if (r.unchanged) {
-        ctx.io.out(`unchanged: version ${r.version!.slice(0, 12)} already holds this handoff for ${r.target.slice(0, 7)}\n`);
-      } else if (r.dryRun) {
-        ctx.io.out(`dry run: would append a version for ${r.target.slice(0, 7)} with this note:\n${r.yaml}${r.changes.line}${against}\n`);
-      } else {
-        ctx.io.out(`imported ${file} as version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}\n${r.changes.line}${against}\n`);
-      }
-    } finally {
-      repo.close();
+    const r = await withRepo(ctx.cwd, (repo) => importHandoff(repo, { bytes, name: file === '-' ? 'stdin' : file, format, dryRun: Boolean(args.values['dry-run']) }));
+    for (const s of r.unknownSections) ctx.io.err(`git handoff: note: section '${s}' is not part of the convention; kept in the summary`);
+    for (const w of r.warnings) ctx.io.err(`git handoff: warning: ${w}`);
+    const against = r.changes.previous ? ` (against ${r.changes.previous.slice(0, 12)})` : '';
+    if (ctx.json) {
+      ctx.io.json({ ok: true, version: r.version, target: r.target, unchanged: r.unchanged, ...(r.dryRun ? { dry_run: true } : {}), format: r.format, changes: r.changes, handoff: r.handoff });
+    } else if (r.unchanged) {
+      ctx.io.out(`unchanged: version ${r.version!.slice(0, 12)} already holds this handoff for ${r.target.slice(0, 7)}\n`);
+    } else if (r.dryRun) {
+      ctx.io.out(`dry run: would append a version for ${r.target.slice(0, 7)} with this note:\n${r.yaml}${r.changes.line}${against}\n`);
+    } else {
+      ctx.io.out(`imported ${file} as version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}\n${r.changes.line}${against}\n`);
     }
   },
 };

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { CommandModule } from './types.js';
 import { str } from './types.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { UsageError } from '../errors.js';
 
 declare const __VERSION__: string;
@@ -28,7 +28,7 @@ export const command: CommandModule = {
     if (portRaw !== undefined && !args.values.http) throw new UsageError('mcp: --port needs --http');
     const dir = resolve(ctx.cwd, str(args.values.repo) ?? '.');
     // Refuse at once (exit 1, one line) rather than on every tool call.
-    (await Repo.discover(dir)).close();
+    await withRepo(dir, () => undefined);
     const { runMcpServer } = await import('../app/mcp/server.js');
     return runMcpServer({ dir, version: VERSION, http: args.values.http ? { port } : undefined, log: (l) => ctx.io.err(l) });
   },

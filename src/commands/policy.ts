@@ -1,8 +1,7 @@
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION } from './types.js';
-import { Repo } from '../git/repo.js';
-import { ItemStore } from '../git/item-store.js';
-import { approvePolicy, loadPolicy } from '../app/policy.js';
+import { withRepo } from '../app/repository.js';
+import { approvePolicy, currentPolicy } from '../app/policy.js';
 import { agentActive } from '../app/work-items.js';
 import { toCanonicalYaml } from '../core/canonical.js';
 import { UsageError } from '../errors.js';
@@ -20,23 +19,21 @@ export const command: CommandModule = {
   async run(args, ctx) {
     const action = args.positionals[0];
     if (action !== undefined && action !== 'approve') throw new UsageError(`policy: unknown action '${action}' (the only one is 'approve')`);
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      if (action === 'approve') {
-        const r = await approvePolicy(repo, { dryRun: Boolean(args.values['dry-run']), agent: agentActive(repo) });
-        if (ctx.json) return void ctx.io.json({ ok: true, hash: r.hash, approved: !r.dryRun || r.unchanged, unchanged: r.unchanged, dry_run: r.dryRun });
-        if (r.unchanged) return void ctx.io.out(`unchanged: policy ${r.hash} is already approved\n`);
-        return void ctx.io.out(r.dryRun ? `dry run: would approve policy ${r.hash}; nothing was written\n` : `approved policy ${r.hash}\n`);
-      }
-      if (args.values['dry-run']) throw new UsageError('policy: --dry-run goes with approve');
-      const p = await loadPolicy(repo, new ItemStore(repo));
-      if (ctx.json) return void ctx.io.json({ ok: true, path: p.path, exists: p.exists, hash: p.hash, approved: p.approved, trusted: p.trusted, policy: p.declared });
-      const head = p.exists
-        ? `# ${p.path} ${p.hash} (${p.approved ? 'approved' : "NOT approved: run 'git handoff policy approve' to trust it"})`
-        : `# no ${p.path}: the built-in defaults apply`;
-      ctx.io.out(`${head}\n${toCanonicalYaml(p.declared as unknown as Record<string, unknown>)}`);
-    } finally {
-      repo.close();
+    const dryRun = Boolean(args.values['dry-run']);
+    if (action === 'approve') {
+      const r = await withRepo(ctx.cwd, (repo) => approvePolicy(repo, { dryRun, agent: agentActive(repo) }));
+      if (ctx.json) return void ctx.io.json({ ok: true, hash: r.hash, approved: !r.dryRun || r.unchanged, unchanged: r.unchanged, dry_run: r.dryRun });
+      if (r.unchanged) return void ctx.io.out(`unchanged: policy ${r.hash} is already approved\n`);
+      return void ctx.io.out(r.dryRun ? `dry run: would approve policy ${r.hash}; nothing was written\n` : `approved policy ${r.hash}\n`);
     }
+    const p = await withRepo(ctx.cwd, (repo) => {
+      if (dryRun) throw new UsageError('policy: --dry-run goes with approve');
+      return currentPolicy(repo);
+    });
+    if (ctx.json) return void ctx.io.json({ ok: true, path: p.path, exists: p.exists, hash: p.hash, approved: p.approved, trusted: p.trusted, policy: p.declared });
+    const head = p.exists
+      ? `# ${p.path} ${p.hash} (${p.approved ? 'approved' : "NOT approved: run 'git handoff policy approve' to trust it"})`
+      : `# no ${p.path}: the built-in defaults apply`;
+    ctx.io.out(`${head}\n${toCanonicalYaml(p.declared as unknown as Record<string, unknown>)}`);
   },
 };

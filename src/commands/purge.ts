@@ -1,6 +1,6 @@
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION } from './types.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { purgeVersions, type PurgeResult } from '../app/purge.js';
 
 export const command: CommandModule = {
@@ -18,14 +18,9 @@ export const command: CommandModule = {
   },
 
   async run(args, ctx) {
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const r = await purgeVersions(repo, args.positionals, Boolean(args.values['dry-run']));
-      if (ctx.json) return void ctx.io.json(purgeJson(r));
-      ctx.io.out(renderPurge(r));
-    } finally {
-      repo.close();
-    }
+    const r = await withRepo(ctx.cwd, (repo) => purgeVersions(repo, args.positionals, Boolean(args.values['dry-run'])));
+    if (ctx.json) return void ctx.io.json(purgeJson(r));
+    ctx.io.out(renderPurge(r));
   },
 };
 

@@ -1,6 +1,6 @@
-import type { CommandModule } from './types.js';
+import type { CommandContext, CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { DEFAULT_TIMEOUT_S, relayLoop, relayOnce, relayStatus } from '../app/relay.js';
 import { UsageError } from '../errors.js';
 
@@ -30,36 +30,35 @@ export const command: CommandModule = {
     const v = args.values;
     const action = args.positionals[0];
     if (action !== undefined && action !== 'status') throw new UsageError(`relay: unknown action '${action}' (did you mean 'relay status'?)`);
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      if (action === 'status') return status(repo, ctx, str(v['max-count']));
+    if (action === 'status') return status(ctx, str(v['max-count']));
+    const r = await withRepo(ctx.cwd, async (repo) => {
       const timeoutS = v.timeout === undefined ? DEFAULT_TIMEOUT_S : Number(v.timeout);
       if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError(`relay: --timeout needs a number of seconds, not '${v.timeout}'`);
       const controller = new AbortController();
       const stop = () => controller.abort();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      const log = (line: string) => ctx.io.err(line);
       try {
-        const opts = { agentCmd: str(v['agent-cmd']), timeoutS, retry: Boolean(v.retry), log, signal: controller.signal };
+        const opts = { agentCmd: str(v['agent-cmd']), timeoutS, retry: Boolean(v.retry), log: (line: string) => ctx.io.err(line), signal: controller.signal };
         if (!v.once) return void (await relayLoop(repo, opts));
-        const r = await relayOnce(repo, opts);
-        if (ctx.json) return void ctx.io.json(r.status === 'accepted' ? { ok: true, status: r.status, relay_id: r.relayId, session: r.session, version: r.version } : { ok: true, status: r.status, reason: r.why });
-        ctx.io.out(r.status === 'accepted' ? `relay ${r.relayId}: accepted by tmux session ${r.session}\n` : `nothing to relay: ${r.why}\n`);
+        return await relayOnce(repo, opts);
       } finally {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
       }
-    } finally {
-      repo.close();
-    }
+    });
+    if (!r) return;
+    if (ctx.json) return void ctx.io.json(r.status === 'accepted' ? { ok: true, status: r.status, relay_id: r.relayId, session: r.session, version: r.version } : { ok: true, status: r.status, reason: r.why });
+    ctx.io.out(r.status === 'accepted' ? `relay ${r.relayId}: accepted by tmux session ${r.session}\n` : `nothing to relay: ${r.why}\n`);
   },
 };
 
-function status(repo: Repo, ctx: Parameters<CommandModule['run']>[1], max: string | undefined) {
-  const n = max === undefined ? 20 : Number(max);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`relay status: -n needs a whole number, not '${max}'`);
-  const rows = relayStatus(repo, n);
+async function status(ctx: CommandContext, max: string | undefined) {
+  const rows = await withRepo(ctx.cwd, (repo) => {
+    const n = max === undefined ? 20 : Number(max);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`relay status: -n needs a whole number, not '${max}'`);
+    return relayStatus(repo, n);
+  });
   if (ctx.json) {
     return void ctx.io.json({
       ok: true,

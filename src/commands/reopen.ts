@@ -1,7 +1,7 @@
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
 import { WORK_ITEM_OPTION, emit } from './work-item-output.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { reopenItem } from '../app/transitions.js';
 import { parseItemOption } from '../app/work-items.js';
 
@@ -16,11 +16,6 @@ export const command: CommandModule = {
   async run(args, ctx) {
     const v = args.values;
     const ref = parseItemOption(str(v['work-item']));
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      emit(ctx, 'reopen', await reopenItem(repo, { ref, dryRun: Boolean(v['dry-run']) }));
-    } finally {
-      repo.close();
-    }
+    emit(ctx, 'reopen', await withRepo(ctx.cwd, (repo) => reopenItem(repo, { ref, dryRun: Boolean(v['dry-run']) })));
   },
 };

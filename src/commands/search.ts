@@ -1,6 +1,6 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { searchHandoffs, type SearchOrder, type SearchResult } from '../app/search.js';
 import { UsageError } from '../errors.js';
 
@@ -28,20 +28,15 @@ export const command: CommandModule = {
     const limit = nRaw === undefined ? undefined : Number(nRaw);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new UsageError(`search: -n needs a whole number, not '${nRaw}'`);
     const order: SearchOrder = args.values.relevance ? 'relevance' : 'newest';
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const r = await searchHandoffs(repo, { query, branch: str(args.values.branch), since: str(args.values.since), limit, order });
-      if (ctx.json) return void ctx.io.json(searchJson(r));
-      if (r.skippedInvalid) ctx.io.err(`warning: skipped ${r.skippedInvalid} invalid note${r.skippedInvalid === 1 ? '' : 's'}`);
-      const p = ctx.io.paint;
-      for (const h of r.hits) {
-        ctx.io.out(`${p.warn(h.version.slice(0, 12))} ${p.dim(h.date.replace('T', ' ').replace('Z', ''))} ${h.branch ?? '-'} ${h.field}: ${h.snippet}\n`);
-      }
-      if (!r.hits.length) ctx.io.err(`no version matches '${query}' (${r.searched} searched)`);
-      else if (r.more) ctx.io.err(`… ${r.more} more; use -n to see them`);
-    } finally {
-      repo.close();
+    const r = await withRepo(ctx.cwd, (repo) => searchHandoffs(repo, { query, branch: str(args.values.branch), since: str(args.values.since), limit, order }));
+    if (ctx.json) return void ctx.io.json(searchJson(r));
+    if (r.skippedInvalid) ctx.io.err(`warning: skipped ${r.skippedInvalid} invalid note${r.skippedInvalid === 1 ? '' : 's'}`);
+    const p = ctx.io.paint;
+    for (const h of r.hits) {
+      ctx.io.out(`${p.warn(h.version.slice(0, 12))} ${p.dim(h.date.replace('T', ' ').replace('Z', ''))} ${h.branch ?? '-'} ${h.field}: ${h.snippet}\n`);
     }
+    if (!r.hits.length) ctx.io.err(`no version matches '${query}' (${r.searched} searched)`);
+    else if (r.more) ctx.io.err(`… ${r.more} more; use -n to see them`);
   },
 };
 

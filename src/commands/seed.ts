@@ -1,7 +1,7 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { LANG_OPTION, WORK_ITEM_OPTION } from './work-item-output.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { seedFor } from '../app/seed.js';
 import { parseItemOption } from '../app/work-items.js';
 
@@ -16,14 +16,9 @@ export const command: CommandModule = {
 
   async run(args, ctx) {
     const ref = parseItemOption(str(args.values['work-item']));
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      const r = await seedFor(repo, ref, { lang: str(args.values.lang) });
-      if (r.notice) ctx.io.err(`git handoff: ${r.notice}`);
-      if (ctx.json) ctx.io.json({ ok: true, work_item: r.workItem, seed: r.seed });
-      else ctx.io.out(r.seed);
-    } finally {
-      repo.close();
-    }
+    const r = await withRepo(ctx.cwd, (repo) => seedFor(repo, ref, { lang: str(args.values.lang) }));
+    if (r.notice) ctx.io.err(`git handoff: ${r.notice}`);
+    if (ctx.json) ctx.io.json({ ok: true, work_item: r.workItem, seed: r.seed });
+    else ctx.io.out(r.seed);
   },
 };

@@ -1,7 +1,7 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { WORK_ITEM_OPTION } from './work-item-output.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { allStatuses, itemStatus, type ItemStatus } from '../app/status.js';
 import { parseItemOption } from '../app/work-items.js';
 import { serializeReceipt } from '../core/receipt.js';
@@ -59,24 +59,19 @@ export const command: CommandModule = {
   async run(args, ctx) {
     const item = str(args.values['work-item']);
     const ref = item === undefined ? null : parseItemOption(item);
-    const repo = await Repo.discover(ctx.cwd);
-    try {
-      if (ref) {
-        const { status, notice } = await itemStatus(repo, ref);
-        if (notice) ctx.io.err(`git handoff: ${notice}`);
-        if (ctx.json) return void ctx.io.json({ ok: true, item: itemJson(status) });
-        return void ctx.io.out(render(status));
-      }
-      const { statuses, notice } = await allStatuses(repo);
+    if (ref) {
+      const { status, notice } = await withRepo(ctx.cwd, (repo) => itemStatus(repo, ref));
       if (notice) ctx.io.err(`git handoff: ${notice}`);
-      // Every item is listed; a tracker that could not be read is still an external step that failed (exit 4, safe to re-run).
-      const unread = statuses.filter((s) => s.remoteError).length;
-      if (unread) ctx.io.err(`git handoff: ${unread} item${unread === 1 ? '' : 's'} could not be read from the tracker (shown from our record only); re-run 'git handoff status' once gh works`);
-      if (ctx.json) ctx.io.json({ ok: true, items: statuses.map(itemJson) });
-      else ctx.io.out(statuses.length ? statuses.map(render).join('') : 'no work items yet\n');
-      return unread ? 4 : 0;
-    } finally {
-      repo.close();
+      if (ctx.json) return void ctx.io.json({ ok: true, item: itemJson(status) });
+      return void ctx.io.out(render(status));
     }
+    const { statuses, notice } = await withRepo(ctx.cwd, (repo) => allStatuses(repo));
+    if (notice) ctx.io.err(`git handoff: ${notice}`);
+    // Every item is listed; a tracker that could not be read is still an external step that failed (exit 4, safe to re-run).
+    const unread = statuses.filter((s) => s.remoteError).length;
+    if (unread) ctx.io.err(`git handoff: ${unread} item${unread === 1 ? '' : 's'} could not be read from the tracker (shown from our record only); re-run 'git handoff status' once gh works`);
+    if (ctx.json) ctx.io.json({ ok: true, items: statuses.map(itemJson) });
+    else ctx.io.out(statuses.length ? statuses.map(render).join('') : 'no work items yet\n');
+    return unread ? 4 : 0;
   },
 };

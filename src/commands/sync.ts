@@ -1,6 +1,6 @@
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
-import { Repo } from '../git/repo.js';
+import { withRepo } from '../app/repository.js';
 import { syncHandoffs, type SyncResult } from '../app/sync.js';
 import { stderrProgress } from '../cli/progress.js';
 
@@ -20,22 +20,17 @@ export const command: CommandModule = {
   },
 
   async run(args, ctx) {
-    const repo = await Repo.discover(ctx.cwd);
-    const progress = stderrProgress();
-    try {
-      const r = await syncHandoffs(repo, {
-        remote: args.positionals[0],
-        dryRun: Boolean(args.values['dry-run']),
-        force: Boolean(args.values.force),
-        progress: (l) => progress.update(l),
-      });
-      progress.done();
-      if (ctx.json) return void ctx.io.json(syncJson(r));
-      ctx.io.out(renderSync(r));
-    } finally {
-      progress.done();
-      repo.close();
-    }
+    const req = { remote: args.positionals[0], dryRun: Boolean(args.values['dry-run']), force: Boolean(args.values.force) };
+    const r = await withRepo(ctx.cwd, async (repo) => {
+      const progress = stderrProgress();
+      try {
+        return await syncHandoffs(repo, { ...req, progress: (l) => progress.update(l) });
+      } finally {
+        progress.done();
+      }
+    });
+    if (ctx.json) return void ctx.io.json(syncJson(r));
+    ctx.io.out(renderSync(r));
   },
 };
 
