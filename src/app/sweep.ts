@@ -5,9 +5,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { NOTES_REF, type Repo } from '../git/repo.js';
-import { BARE_HANDOFF_HINT, continuationPaths, coveredTopics, planSweep, type TopicFile, type TopicPlan } from '../core/sweep.js';
+import { BARE_HANDOFF_HINT, CONSOLIDATED_STEP, continuationPaths, coveredTopics, planSweep, type TopicFile, type TopicPlan } from '../core/sweep.js';
 import type { LatestCadence } from './continuation-refs.js';
 import { scanActiveTopic } from '../core/sweep-scan.js';
+import { requireWorkTree } from './repository.js';
 
 export const STREAMING_DIR = 'cadence/streaming';
 export const ACTIVE_FILE = 'cadence/_ACTIVE.md';
@@ -67,6 +68,16 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
   const continuation = activeText || refs.length ? continuationPaths(activeText, refs, files.map((f) => f.path)) : new Set<string>();
   const covered = latest.produced.length && latest.date !== null ? coveredTopics(files.map((f) => f.path), latest.produced, latest.date, readProduced(top, latest.produced)) : undefined;
   return { topics: planSweep(files, continuation, nowMs, covered), hint };
+}
+
+/**
+ * `sweep`: the plan for this work tree (a bare repository is refused), with the step that
+ * follows once a topic is due (`then`; null when none is).
+ */
+export async function sweepWorkTree(repo: Repo, continuationRefs: (repo: Repo) => Promise<string[] | LatestCadence>): Promise<SweepResult & { then: string | null }> {
+  requireWorkTree(repo, 'sweep');
+  const r = await sweep(repo, continuationRefs);
+  return { ...r, then: r.topics.some((t) => t.action === 'consolidate') ? CONSOLIDATED_STEP : null };
 }
 
 /** The text of each produced document still in the work tree (its first 64 KiB: enough to name a topic). */

@@ -1,8 +1,7 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION } from './types.js';
-import { requireWorkTree, withRepo } from '../app/repository.js';
-import { sweep } from '../app/sweep.js';
-import { CONSOLIDATED_STEP } from '../core/sweep.js';
+import { withRepo } from '../app/repository.js';
+import { sweepWorkTree } from '../app/sweep.js';
 
 export const command: CommandModule = {
   spec: {
@@ -14,22 +13,17 @@ export const command: CommandModule = {
   },
 
   async run(_args, ctx) {
-    const r = await withRepo(ctx.cwd, (repo) => {
-      requireWorkTree(repo, 'sweep');
-      return sweep(repo, async (at) => (await import('../app/continuation-refs.js')).latestCadence(at));
-    });
+    const r = await withRepo(ctx.cwd, (repo) => sweepWorkTree(repo, async (at) => (await import('../app/continuation-refs.js')).latestCadence(at)));
     if (ctx.json) return void ctx.io.json({ ok: true, topics: r.topics, hint: r.hint });
     const p = ctx.io.paint;
     // One write for the whole plan: thousands of topics are thousands of lines.
     let text = r.topics.length ? '' : 'no active topics in cadence/streaming/\n';
     const consolidate = p.warn('consolidate');
     const skip = p.dim('skip       ');
-    let due = false;
     for (const t of r.topics) {
-      due ||= t.action === 'consolidate';
       text += `${t.action === 'consolidate' ? consolidate : skip} ${t.path} (${t.topic}; ${t.fidelity}; ${t.entries} ${t.entries === 1 ? 'entry' : 'entries'}): ${t.reason}\n`;
     }
-    if (due) text += `then: ${CONSOLIDATED_STEP}\n`;
+    if (r.then) text += `then: ${r.then}\n`;
     if (r.hint) text += `hint: ${r.hint}\n`;
     ctx.io.out(text);
   },

@@ -1,5 +1,5 @@
 import type { CommandModule } from './types.js';
-import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
+import { DRY_RUN_OPTION, JSON_OPTION } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { syncHandoffs, type SyncResult } from '../app/sync.js';
 import { stderrProgress } from '../cli/progress.js';
