@@ -8,25 +8,15 @@
  * Hook processes get `CLAUDE_PROJECT_DIR` and `CLAUDECODE=1` (Gemini CLI and Copilot CLI
  * set `CLAUDE_PROJECT_DIR` too, and both run `.claude` hooks: they are told apart first).
  */
-import { renderClaudeStyle, type AgentAdapter } from './types.js';
+import { CLAUDE_STYLE, type AgentAdapter } from './types.js';
 
 export const claude: AgentAdapter = {
+  ...CLAUDE_STYLE,
   name: 'claude',
   title: 'Claude Code',
   instructionFiles: ['CLAUDE.md', '.claude/CLAUDE.md', 'CLAUDE.local.md'],
-  hooks: [
-    { native: 'SessionStart', event: 'session-start' },
-    { native: 'UserPromptSubmit', event: 'user-prompt-submit' },
-    { native: 'PreCompact', event: 'pre-compact' },
-    { native: 'Stop', event: 'stop' },
-    { native: 'SessionEnd', event: 'session-end' },
-  ],
-  timeout: 30,
   envFileVars: ['CLAUDE_ENV_FILE'],
   sessionEnvVars: ['CLAUDE_CODE_SESSION_ID'],
   hookFiles: ['.claude/settings.local.json', '.claude/settings.json'],
   detect: (_raw, env) => env.CLAUDECODE === '1',
-  runsHooksOf: [],
-  promptContext: true,
-  render: (event, reply) => renderClaudeStyle(event, reply),
 };

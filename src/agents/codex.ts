@@ -11,25 +11,17 @@
  * Codex exports to the agent's shell commands as `CODEX_THREAD_ID`, so `write` reads that.
  * Its hook input is told apart by `turn_id` and the rollout transcript path.
  */
-import { renderClaudeStyle, type AgentAdapter } from './types.js';
+import { CLAUDE_EVENT_NAMES, CLAUDE_STYLE, hookEntries, renderClaudeStyle, type AgentAdapter } from './types.js';
 
 export const codex: AgentAdapter = {
+  ...CLAUDE_STYLE,
   name: 'codex',
   title: 'Codex CLI',
   instructionFiles: ['AGENTS.md', 'AGENTS.override.md'],
-  hooks: [
-    { native: 'SessionStart', event: 'session-start' },
-    { native: 'UserPromptSubmit', event: 'user-prompt-submit' },
-    { native: 'PreCompact', event: 'pre-compact' },
-    { native: 'Stop', event: 'stop' },
-    { native: 'SessionEnd', event: 'session-end', timeout: 3 },
-  ],
-  timeout: 30,
+  hooks: hookEntries(CLAUDE_EVENT_NAMES, { 'session-end': 3 }),
   envFileVars: [],
   sessionEnvVars: ['CODEX_THREAD_ID'],
   hookFiles: ['.codex/hooks.json'],
   detect: (raw) => typeof raw.turn_id === 'string' || (typeof raw.transcript_path === 'string' && /[\\/]\.codex[\\/]sessions[\\/]|[\\/]rollout-[^\\/]*\.jsonl$/.test(raw.transcript_path)),
-  runsHooksOf: [],
-  promptContext: true,
   render: (event, reply) => (event === 'session-end' ? '' : renderClaudeStyle(event, reply)),
 };

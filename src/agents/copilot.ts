@@ -12,26 +12,20 @@
  * `COPILOT_CLI=1` and `COPILOT_HOOK_DIR` (and `CLAUDE_PROJECT_DIR`: Copilot picks up
  * `.claude` hooks too).
  */
-import type { AgentAdapter, AgentEvent, AgentReply } from './types.js';
+import { hookEntries, jsonAnswer, type AgentAdapter, type AgentEvent, type AgentReply } from './types.js';
 
 function render(event: AgentEvent, reply: AgentReply): string {
   const out: Record<string, unknown> = {};
   if ((event === 'session-start' || event === 'user-prompt-submit') && reply.context) out.additionalContext = reply.context;
   if (event === 'stop' && reply.blockStop) Object.assign(out, { decision: 'block', reason: reply.blockStop });
-  return Object.keys(out).length ? `${JSON.stringify(out)}\n` : '';
+  return jsonAnswer(out);
 }
 
 export const copilot: AgentAdapter = {
   name: 'copilot',
   title: 'Copilot CLI',
   instructionFiles: ['AGENTS.md', '.github/copilot-instructions.md'],
-  hooks: [
-    { native: 'sessionStart', event: 'session-start' },
-    { native: 'userPromptSubmitted', event: 'user-prompt-submit' },
-    { native: 'preCompact', event: 'pre-compact' },
-    { native: 'agentStop', event: 'stop' },
-    { native: 'sessionEnd', event: 'session-end' },
-  ],
+  hooks: hookEntries({ 'session-start': 'sessionStart', 'user-prompt-submit': 'userPromptSubmitted', 'pre-compact': 'preCompact', stop: 'agentStop', 'session-end': 'sessionEnd' }),
   timeout: 30,
   envFileVars: [],
   sessionEnvVars: [],

@@ -13,7 +13,7 @@
  * - sessionEnd (`reason`, `duration_ms`): fire and forget.
  * Cursor also runs Claude Code's hooks ("third-party hooks"): the input tells it apart.
  */
-import type { AgentAdapter, AgentEvent, AgentReply } from './types.js';
+import { hookEntries, jsonAnswer, type AgentAdapter, type AgentEvent, type AgentReply } from './types.js';
 
 function render(event: AgentEvent, reply: AgentReply): string {
   const out: Record<string, unknown> = {};
@@ -24,20 +24,14 @@ function render(event: AgentEvent, reply: AgentReply): string {
     const text = [reply.userMessage, reply.context].filter(Boolean).join('\n');
     if (text) out.user_message = text;
   }
-  return Object.keys(out).length ? `${JSON.stringify(out)}\n` : '';
+  return jsonAnswer(out);
 }
 
 export const cursor: AgentAdapter = {
   name: 'cursor',
   title: 'Cursor',
   instructionFiles: ['AGENTS.md', 'CLAUDE.md'],
-  hooks: [
-    { native: 'sessionStart', event: 'session-start' },
-    { native: 'beforeSubmitPrompt', event: 'user-prompt-submit' },
-    { native: 'preCompact', event: 'pre-compact' },
-    { native: 'stop', event: 'stop' },
-    { native: 'sessionEnd', event: 'session-end' },
-  ],
+  hooks: hookEntries({ 'session-start': 'sessionStart', 'user-prompt-submit': 'beforeSubmitPrompt', 'pre-compact': 'preCompact', stop: 'stop', 'session-end': 'sessionEnd' }),
   timeout: 30,
   envFileVars: [],
   sessionEnvVars: [],

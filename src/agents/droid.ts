@@ -8,26 +8,16 @@
  * its later shell commands source, as Claude Code's. `droid exec` in plain text mode runs no UserPromptSubmit
  * hooks (its stream-jsonrpc mode does).
  */
-import { renderClaudeStyle, type AgentAdapter } from './types.js';
+import { CLAUDE_STYLE, type AgentAdapter } from './types.js';
 
 export const droid: AgentAdapter = {
+  ...CLAUDE_STYLE,
   name: 'droid',
   title: 'Factory Droid',
   instructionFiles: ['AGENTS.md'],
-  hooks: [
-    { native: 'SessionStart', event: 'session-start' },
-    { native: 'UserPromptSubmit', event: 'user-prompt-submit' },
-    { native: 'PreCompact', event: 'pre-compact' },
-    { native: 'Stop', event: 'stop' },
-    { native: 'SessionEnd', event: 'session-end' },
-  ],
-  timeout: 30,
   // Droid hands its hooks CLAUDE_ENV_FILE too (in the environment and the input)
   envFileVars: ['CLAUDE_ENV_FILE'],
   sessionEnvVars: [],
   hookFiles: ['.factory/hooks.json', '.factory/settings.json'],
   detect: (raw, env) => Boolean(env.FACTORY_PROJECT_DIR) || (typeof raw.transcript_path === 'string' && /[\\/]\.factory[\\/]/.test(raw.transcript_path)),
-  runsHooksOf: [],
-  promptContext: true,
-  render: (event, reply) => renderClaudeStyle(event, reply),
 };

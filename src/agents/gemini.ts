@@ -10,7 +10,7 @@
  * `GEMINI_PROJECT_DIR` and `GEMINI_SESSION_ID` (and `CLAUDE_PROJECT_DIR`: Gemini runs
  * Claude-style hooks too).
  */
-import type { AgentAdapter, AgentEvent, AgentReply } from './types.js';
+import { hookEntries, jsonAnswer, type AgentAdapter, type AgentEvent, type AgentReply } from './types.js';
 
 const NATIVE: Record<AgentEvent, string> = {
   'session-start': 'SessionStart',
@@ -28,20 +28,14 @@ function render(event: AgentEvent, reply: AgentReply): string {
   if (event === 'stop' && reply.blockStop) Object.assign(out, { decision: 'deny', reason: reply.blockStop });
   const shown = [reply.userMessage, event === 'pre-compact' || event === 'session-end' ? reply.context : undefined].filter(Boolean).join('\n');
   if (shown) out.systemMessage = shown;
-  return Object.keys(out).length ? `${JSON.stringify(out)}\n` : '';
+  return jsonAnswer(out);
 }
 
 export const gemini: AgentAdapter = {
   name: 'gemini',
   title: 'Gemini CLI',
   instructionFiles: ['GEMINI.md'],
-  hooks: [
-    { native: 'SessionStart', event: 'session-start' },
-    { native: 'BeforeAgent', event: 'user-prompt-submit' },
-    { native: 'PreCompress', event: 'pre-compact' },
-    { native: 'AfterAgent', event: 'stop' },
-    { native: 'SessionEnd', event: 'session-end' },
-  ],
+  hooks: hookEntries(NATIVE),
   timeout: 30000,
   envFileVars: [],
   sessionEnvVars: ['GEMINI_SESSION_ID'],

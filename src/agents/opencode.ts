@@ -13,26 +13,22 @@
  * - there is no session-end event.
  * `shell.env` exports HANDOFF_SESSION_ID and HANDOFF_AGENT to the agent's shell commands.
  */
-import type { AgentAdapter, AgentEvent, AgentReply } from './types.js';
+import { hookEntries, jsonAnswer, type AgentAdapter, type AgentEvent, type AgentReply } from './types.js';
 
 function render(event: AgentEvent, reply: AgentReply): string {
   const out: Record<string, unknown> = {};
   const context = event === 'pre-compact' ? [reply.userMessage, reply.context].filter(Boolean).join('\n') : reply.context;
   if (context) out.context = context;
   if (event === 'stop' && reply.blockStop) out.followup = reply.blockStop;
-  return Object.keys(out).length ? `${JSON.stringify(out)}\n` : '';
+  return jsonAnswer(out);
 }
 
 export const opencode: AgentAdapter = {
   name: 'opencode',
   title: 'OpenCode',
   instructionFiles: ['AGENTS.md', 'CLAUDE.md'],
-  hooks: [
-    { native: 'session.created', event: 'session-start' },
-    { native: 'chat.message', event: 'user-prompt-submit' },
-    { native: 'experimental.session.compacting', event: 'pre-compact' },
-    { native: 'session.idle', event: 'stop' },
-  ],
+  // there is no session-end event
+  hooks: hookEntries({ 'session-start': 'session.created', 'user-prompt-submit': 'chat.message', 'pre-compact': 'experimental.session.compacting', stop: 'session.idle' }),
   timeout: 30,
   envFileVars: [],
   sessionEnvVars: [],

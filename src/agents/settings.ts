@@ -73,53 +73,92 @@ function entry(adapter: AgentAdapter, event: AgentEvent, timeout = adapter.timeo
   return e;
 }
 
-function hasOurs(groups: unknown, command: string): boolean {
-  return Array.isArray(groups) && groups.some((g) => isObj(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObj(h) && h.command === command));
+/** Is `h` a hook entry of ours for `agent` (any event)? */
+const mineFor = (agent: string) => (h: unknown) => isObj(h) && isOurCommand(h.command, agent);
+
+function isOurCommand(command: unknown, agent: string): boolean {
+  return typeof command === 'string' && OUR_COMMAND.test(command) && command.endsWith(` --agent ${agent}`);
 }
 
-/** Adds our hook entries to the agent's settings; existing keys and hooks are kept as they are. */
-export function mergeAgentSettings(text: string | null, adapter: AgentAdapter, path: string): TextChange {
+/**
+ * How a settings file lays out an event's hook list. Claude Code, Codex, Gemini and Droid
+ * nest entries in groups (`[{"matcher", "hooks": [entry]}]`); Cursor lists entries flat and
+ * versions the file. Merging and unmerging are the same walk over either.
+ */
+interface HookListShape {
+  /** does this event's list already run `command` */
+  runs(list: unknown[], command: string): boolean;
+  /** what is appended to an event's list for our hook */
+  item(adapter: AgentAdapter, spec: AgentAdapter['hooks'][number]): Obj;
+  /** the list without the entries `mine` picks, or null when it holds none of them */
+  without(list: unknown[], mine: (h: unknown) => boolean): unknown[] | null;
+  /** the whole file once our hooks are in */
+  file(settings: Obj, hooks: Obj): Obj;
+  /** keys a file may keep and still count as empty (so one init created is removed) */
+  emptyKeys: readonly string[];
+}
+
+const GROUPS: HookListShape = {
+  runs: (list, command) => list.some((g) => isObj(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObj(h) && h.command === command)),
+  item: (adapter, spec) => ({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [entry(adapter, spec.event, spec.timeout)] }),
+  without(list, mine) {
+    let changed = false;
+    const kept: unknown[] = [];
+    for (const g of list) {
+      const rest = isObj(g) && Array.isArray(g.hooks) ? g.hooks.filter((h) => !mine(h)) : null;
+      if (!rest || rest.length === (g as Obj & { hooks: unknown[] }).hooks.length) kept.push(g);
+      else {
+        changed = true;
+        if (rest.length) kept.push({ ...(g as Obj), hooks: rest });
+      }
+    }
+    return changed ? kept : null;
+  },
+  file: (settings, hooks) => ({ ...settings, hooks }),
+  emptyKeys: [],
+};
+
+const FLAT: HookListShape = {
+  runs: (list, command) => list.some((h) => isObj(h) && h.command === command),
+  item: (adapter, spec) => ({ command: hookCommand(spec.event, adapter.name), timeout: spec.timeout ?? adapter.timeout }),
+  without(list, mine) {
+    const kept = list.filter((h) => !mine(h));
+    return kept.length === list.length ? null : kept;
+  },
+  file: (settings, hooks) => (settings.version === undefined ? { version: 1, ...settings, hooks } : { ...settings, hooks }),
+  emptyKeys: ['version'],
+};
+
+function mergeHooks(text: string | null, adapter: AgentAdapter, path: string, shape: HookListShape): TextChange {
   const settings = parseSettings(text, path);
   const hooks: Obj = isObj(settings.hooks) ? { ...settings.hooks } : {};
   let changed = false;
   for (const spec of adapter.hooks) {
     const current = hooks[spec.native];
     if (current !== undefined && !Array.isArray(current)) throw new SettingsError(`${path}: hooks.${spec.native} is not a list`);
-    if (hasOurs(current, hookCommand(spec.event, adapter.name))) continue;
-    const group: Obj = { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [entry(adapter, spec.event, spec.timeout)] };
-    hooks[spec.native] = [...((current as unknown[]) ?? []), group];
+    if (current !== undefined && shape.runs(current as unknown[], hookCommand(spec.event, adapter.name))) continue;
+    hooks[spec.native] = [...((current as unknown[]) ?? []), shape.item(adapter, spec)];
     changed = true;
   }
   if (!changed) return { text, changed: false };
-  return { text: serializeLike(text, { ...settings, hooks }), changed: true };
+  return { text: serializeLike(text, shape.file(settings, hooks)), changed: true };
 }
 
 /**
- * Removes our hook entries (and a group, an event list or `hooks` left empty by that);
- * nothing else. A file left as `{}` that did not exist before init is removed.
+ * Removes our entries, and a group, an event list or `hooks` left empty by that; nothing
+ * else (an event list that was empty before stays). A file left empty that init created is removed.
  */
-export function unmergeAgentSettings(text: string | null, adapter: AgentAdapter, path: string, opts: { createdByInit: boolean }): TextChange {
+function unmergeHooks(text: string | null, adapter: AgentAdapter, path: string, opts: { createdByInit: boolean }, shape: HookListShape): TextChange {
   if (text === null) return { text, changed: false };
   const settings = parseSettings(text, path);
   if (!isObj(settings.hooks)) return { text, changed: false };
   const hooks: Obj = { ...settings.hooks };
+  const mine = mineFor(adapter.name);
   let changed = false;
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    const kept: unknown[] = [];
-    for (const g of groups) {
-      if (!isObj(g) || !Array.isArray(g.hooks)) {
-        kept.push(g);
-        continue;
-      }
-      const mine = (h: unknown) => isObj(h) && typeof h.command === 'string' && OUR_COMMAND.test(h.command) && h.command.endsWith(` --agent ${adapter.name}`);
-      const rest = g.hooks.filter((h) => !mine(h));
-      if (rest.length === g.hooks.length) kept.push(g);
-      else {
-        changed = true;
-        if (rest.length) kept.push({ ...g, hooks: rest });
-      }
-    }
+  for (const [event, list] of Object.entries(hooks)) {
+    const kept = Array.isArray(list) ? shape.without(list, mine) : null;
+    if (kept === null) continue;
+    changed = true;
     if (kept.length) hooks[event] = kept;
     else delete hooks[event];
   }
@@ -127,8 +166,18 @@ export function unmergeAgentSettings(text: string | null, adapter: AgentAdapter,
   const out: Obj = { ...settings };
   if (Object.keys(hooks).length) out.hooks = hooks;
   else delete out.hooks;
-  if (opts.createdByInit && Object.keys(out).length === 0) return { text: null, changed: true };
+  if (opts.createdByInit && Object.keys(out).every((k) => shape.emptyKeys.includes(k))) return { text: null, changed: true };
   return { text: serializeLike(text, out), changed: true };
+}
+
+/** Adds our hook entries to the agent's settings; existing keys and hooks are kept as they are. */
+export function mergeAgentSettings(text: string | null, adapter: AgentAdapter, path: string): TextChange {
+  return mergeHooks(text, adapter, path, GROUPS);
+}
+
+/** Removes our hook entries from the agent's settings (see `unmergeHooks`). */
+export function unmergeAgentSettings(text: string | null, adapter: AgentAdapter, path: string, opts: { createdByInit: boolean }): TextChange {
+  return unmergeHooks(text, adapter, path, opts, GROUPS);
 }
 
 const FEATURES = /^\s*\[features\]\s*(#.*)?$/;
@@ -200,53 +249,17 @@ export function removeTriggerLine(text: string | null, createdByInit: boolean): 
   return { text: out, changed: true };
 }
 
-const mineFor = (agent: string) => (h: unknown) => isObj(h) && typeof h.command === 'string' && OUR_COMMAND.test(h.command) && h.command.endsWith(` --agent ${agent}`);
-
 /**
  * Cursor's `.cursor/hooks.json`: `{"version": 1, "hooks": {"sessionStart": [{"command",
  * "timeout"}]}}`; our entries added, every other key and entry kept.
  */
 export function mergeCursorHooks(text: string | null, adapter: AgentAdapter, path: string): TextChange {
-  const settings = parseSettings(text, path);
-  const hooks: Obj = isObj(settings.hooks) ? { ...settings.hooks } : {};
-  let changed = false;
-  for (const spec of adapter.hooks) {
-    const current = hooks[spec.native];
-    if (current !== undefined && !Array.isArray(current)) throw new SettingsError(`${path}: hooks.${spec.native} is not a list`);
-    const command = hookCommand(spec.event, adapter.name);
-    if (Array.isArray(current) && current.some((h) => isObj(h) && h.command === command)) continue;
-    const e: Obj = { command, timeout: spec.timeout ?? adapter.timeout };
-    hooks[spec.native] = [...((current as unknown[]) ?? []), e];
-    changed = true;
-  }
-  if (!changed) return { text, changed: false };
-  const out: Obj = settings.version === undefined ? { version: 1, ...settings, hooks } : { ...settings, hooks };
-  return { text: serializeLike(text, out), changed: true };
+  return mergeHooks(text, adapter, path, FLAT);
 }
 
 /** Undoes `mergeCursorHooks`; a file left as `{"version": 1}` that init created is removed. */
 export function unmergeCursorHooks(text: string | null, adapter: AgentAdapter, path: string, opts: { createdByInit: boolean }): TextChange {
-  if (text === null) return { text, changed: false };
-  const settings = parseSettings(text, path);
-  if (!isObj(settings.hooks)) return { text, changed: false };
-  const hooks: Obj = { ...settings.hooks };
-  const mine = mineFor(adapter.name);
-  let changed = false;
-  for (const [event, list] of Object.entries(hooks)) {
-    if (!Array.isArray(list)) continue;
-    const kept = list.filter((h) => !mine(h));
-    if (kept.length === list.length) continue;
-    changed = true;
-    if (kept.length) hooks[event] = kept;
-    else delete hooks[event];
-  }
-  if (!changed) return { text, changed: false };
-  const out: Obj = { ...settings };
-  if (Object.keys(hooks).length) out.hooks = hooks;
-  else delete out.hooks;
-  const rest = Object.keys(out).filter((k) => k !== 'version');
-  if (opts.createdByInit && rest.length === 0) return { text: null, changed: true };
-  return { text: serializeLike(text, out), changed: true };
+  return unmergeHooks(text, adapter, path, opts, FLAT);
 }
 
 /** The mark every file that is ours alone carries (so uninstall without a record knows it). */
@@ -275,7 +288,7 @@ export function isOurCopilotFile(text: string, adapter: AgentAdapter): boolean {
     const v = JSON.parse(text);
     if (!isObj(v) || !isObj(v.hooks)) return false;
     const entries = Object.values(v.hooks).flatMap((l) => (Array.isArray(l) ? l : [null]));
-    return entries.length > 0 && entries.every((h) => isObj(h) && typeof h.bash === 'string' && OUR_COMMAND.test(h.bash) && h.bash.endsWith(` --agent ${adapter.name}`));
+    return entries.length > 0 && entries.every((h) => isObj(h) && isOurCommand(h.bash, adapter.name));
   } catch {
     return false;
   }

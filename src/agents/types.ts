@@ -130,14 +130,32 @@ export function parseHookInput(text: string): { input: AgentHookInput } | { prob
   return { input: normalizeInput(raw as Obj) };
 }
 
-/** Claude Code's event names, which Codex shares (Codex has no SessionEnd). */
-const CLAUDE_EVENT_NAMES: Record<AgentEvent, string> = {
+/** Claude Code's event names, which Codex and Droid share. */
+export const CLAUDE_EVENT_NAMES: Record<AgentEvent, string> = {
   'session-start': 'SessionStart',
   'user-prompt-submit': 'UserPromptSubmit',
   'pre-compact': 'PreCompact',
   stop: 'Stop',
   'session-end': 'SessionEnd',
 };
+
+/**
+ * An agent's hook entries from its names for our events, in our events' order (an event
+ * it has no name for is left out); `timeouts` for entries whose timeout is not the agent's.
+ */
+export function hookEntries(native: Partial<Record<AgentEvent, string>>, timeouts: Partial<Record<AgentEvent, number>> = {}): HookEntrySpec[] {
+  return AGENT_EVENTS.flatMap((event) => {
+    const name = native[event];
+    if (name === undefined) return [];
+    const timeout = timeouts[event];
+    return [timeout === undefined ? { native: name, event } : { native: name, event, timeout }];
+  });
+}
+
+/** An answer as the one JSON line an agent reads on stdout; '' when it says nothing. */
+export function jsonAnswer(out: Obj): string {
+  return Object.keys(out).length ? `${JSON.stringify(out)}\n` : '';
+}
 
 /** Claude Code's answer shape, which Codex follows field for field. */
 export function renderClaudeStyle(event: AgentEvent, reply: AgentReply, native: Record<AgentEvent, string> = CLAUDE_EVENT_NAMES): string {
@@ -153,5 +171,14 @@ export function renderClaudeStyle(event: AgentEvent, reply: AgentReply, native: 
     const text = [reply.userMessage, reply.context].filter(Boolean).join('\n');
     if (text) out.systemMessage = text;
   }
-  return Object.keys(out).length ? `${JSON.stringify(out)}\n` : '';
+  return jsonAnswer(out);
 }
+
+/** What the agents that took Claude Code's hook format share: its events and answers, 30 s timeouts, no one else's hooks. */
+export const CLAUDE_STYLE = {
+  hooks: hookEntries(CLAUDE_EVENT_NAMES),
+  timeout: 30,
+  runsHooksOf: [],
+  promptContext: true,
+  render: renderClaudeStyle,
+} satisfies Partial<AgentAdapter>;
