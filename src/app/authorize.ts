@@ -76,18 +76,7 @@ export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<
     const pr = await pullRequest(ctx, branch, command);
     const at = await receiptTime(ctx);
     const receipt: Receipt = {
-      id: receiptId('retry', ref, base.receipts.length, head, at),
-      workItem: ref.text,
-      session,
-      handoffDocPath: base.handoffDoc,
-      handoffDocHash: null,
-      commit: head,
-      receiptIds: [current!.receipt.id],
-      fromStatus: ctx.state,
-      toStatus: ctx.state,
-      at,
-      kind: 'retry',
-      ...(ref.provider === 'github' ? { pr } : {}),
+      ...stateKeepingReceipt('retry', { ctx, session, head, at, pr }, [current!.receipt.id]),
       authorization: current!.receipt.id,
       reason: req.reason ?? null,
     };
@@ -111,24 +100,40 @@ export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<
   }
   const at = await receiptTime(ctx);
   const receipt: Receipt = {
-    id: receiptId('authorize', ref, base.receipts.length, head, at),
-    workItem: ref.text,
-    session,
-    handoffDocPath: base.handoffDoc,
-    handoffDocHash: null,
-    commit: head,
-    receiptIds: base.receipts.slice(-1),
-    fromStatus: ctx.state,
-    toStatus: ctx.state,
-    at,
-    kind: 'authorize',
+    ...stateKeepingReceipt('authorize', { ctx, session, head, at, pr }, base.receipts.slice(-1)),
     scope: req.scope,
     retries,
     branch,
     base: baseBranch,
-    ...(ref.provider === 'github' ? { pr } : {}),
   };
   return write(ctx, receipt, { ...base, receipts: [...base.receipts, receipt.id], authorization: receipt.id }, req.dryRun, comment);
+}
+
+/**
+ * What an authorize and a retry receipt share: neither moves the item's state nor cites a
+ * handoff document; a GitHub item's receipt carries the pull request it was taken against.
+ */
+function stateKeepingReceipt(
+  kind: 'authorize' | 'retry',
+  facts: { ctx: ItemContext; session: Receipt['session']; head: Receipt['commit']; at: string; pr: PullRequestFacts | null },
+  receiptIds: string[],
+): Receipt {
+  const { ctx, session, head, at, pr } = facts;
+  const base = ctx.record!;
+  return {
+    id: receiptId(kind, ctx.ref, base.receipts.length, head, at),
+    workItem: ctx.ref.text,
+    session,
+    handoffDocPath: base.handoffDoc,
+    handoffDocHash: null,
+    commit: head,
+    receiptIds,
+    fromStatus: ctx.state,
+    toStatus: ctx.state,
+    at,
+    kind,
+    ...(ctx.ref.provider === 'github' ? { pr } : {}),
+  };
 }
 
 async function write(

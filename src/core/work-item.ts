@@ -3,6 +3,8 @@
  * record kept for each in the notes tree (`items/<provider>/<n>.json`), and the fixed
  * paths derived from the number. Pure.
  */
+import { readJsonObject } from './json-object.js';
+
 export type ItemState = 'backlog' | 'in-progress' | 'ready-for-review' | 'done';
 export const ITEM_STATES: readonly ItemState[] = ['backlog', 'in-progress', 'ready-for-review', 'done'];
 
@@ -79,14 +81,9 @@ export function serializeItem(r: ItemRecord): string {
 
 /** Reads a stored record; a damaged one is reported, not trusted. */
 export function parseItem(text: string): ItemRecord | { problem: string } {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { problem: `not JSON: ${(e as Error).message}` };
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not a JSON object' };
-  const o = v as Record<string, unknown>;
+  const read = readJsonObject(text);
+  if ('problem' in read) return read;
+  const o = read.object;
   if (typeof o.workItem !== 'string' || !parseWorkItem(o.workItem)) return { problem: 'workItem is missing or malformed' };
   if (!ITEM_STATES.includes(o.state as ItemState)) return { problem: `unknown state ${JSON.stringify(o.state)}` };
   const receipts = Array.isArray(o.receipts) ? o.receipts.filter((x): x is string => typeof x === 'string') : [];

@@ -13,6 +13,7 @@ import type { WorkItemRef } from '../core/work-item.js';
 import type { CheckResult, PullRequestFacts, Receipt } from '../core/receipt.js';
 import type { Policy } from '../core/policy.js';
 import { normalizeHeading } from '../core/handoff-doc.js';
+import { readJsonObject } from '../core/json-object.js';
 
 export const DELIVERY_CONFIG_PATH = '.harness/worktree-delivery.json';
 
@@ -29,14 +30,9 @@ export const NO_DELIVERY: DeliveryConfig = { repository: null, project: null, pr
 
 /** Reads the delivery config; its keys may sit at the top level or under `github`/`provider`. */
 export function parseDeliveryConfig(text: string): DeliveryConfig | { problem: string } {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { problem: `not JSON: ${(e as Error).message}` };
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not a JSON object' };
-  const top = v as Record<string, unknown>;
+  const read = readJsonObject(text);
+  if ('problem' in read) return read;
+  const top = read.object;
   const nested = [top.github, top.provider].find((x) => x && typeof x === 'object' && !Array.isArray(x)) as Record<string, unknown> | undefined;
   const get = (k: string) => top[k] ?? nested?.[k];
   const project = get('project');
