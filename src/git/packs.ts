@@ -9,7 +9,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { GitObject, ObjectType } from './objects.js';
-import { CorruptObject } from '../errors.js';
+import { CorruptObject, isHandoffError } from '../errors.js';
 
 /** This reader cannot answer for this object; git can. */
 export class ReaderDeclined extends Error {}
@@ -247,7 +247,7 @@ export class InProcessObjects {
     try {
       found = this.readPacked(oid);
     } catch (e) {
-      if (!(e instanceof CorruptObject)) throw e;
+      if (!isHandoffError(e, CorruptObject)) throw e;
       found = e;
     }
     if (found && found !== 'declined' && !(found instanceof Error)) return found;
@@ -264,7 +264,7 @@ export class InProcessObjects {
       damaged ??= obj;
     }
     if (found === 'declined') throw new ReaderDeclined(`a pack index this reader does not read may hold ${oid}`);
-    if (found instanceof CorruptObject) throw found;
+    if (isHandoffError(found, CorruptObject)) throw found;
     if (found instanceof Error) throw corrupt(oid, found.message);
     if (damaged) throw corrupt(oid, damaged.message);
     return null;
@@ -287,7 +287,7 @@ export class InProcessObjects {
         else undecided = true; // a REF_DELTA base git may find elsewhere
       } catch (e) {
         if (e instanceof ReaderDeclined) undecided = true;
-        else if (e instanceof CorruptObject) throw e;
+        else if (isHandoffError(e, CorruptObject)) throw e;
         else damaged ??= e as Error;
       }
     }

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import * as errors from '../../src/errors.js';
 import { ExternalFailure, GhFailed, HandoffError, InternalError, isHandoffError, NotARepository, ProviderFailed, Refused, UsageError } from '../../src/errors.js';
@@ -32,6 +34,14 @@ describe('the error classes', () => {
       const family = e instanceof UsageError ? 2 : e instanceof InternalError ? 3 : e instanceof ExternalFailure ? 4 : 1;
       expect(e.exitCode, name).toBe(family);
     }
+  });
+
+  it('no throw site uses a family class itself: every refusal has its own code', () => {
+    const src = join(__dirname, '../../src');
+    const files = (readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+    const generic = files.flatMap((f) => (readFileSync(join(src, f), 'utf8').match(/new (?:HandoffError|Refused|ExternalFailure|InternalError)\(/g) ?? []).map((m) => `${f}: ${m}`));
+    expect(files.length).toBeGreaterThan(100);
+    expect(generic).toEqual([]);
   });
 
   it('leaves data out of the JSON when there is none', () => {
