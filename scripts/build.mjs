@@ -78,3 +78,20 @@ chmodSync(join(dist, 'cli.cjs'), 0o755);
 mkdirSync(join(root, 'man'), { recursive: true });
 const man = execFileSync(process.execPath, [join(dist, 'cli.cjs'), '--man-page'], { encoding: 'utf8' });
 writeFileSync(join(root, 'man/git-handoff.1'), man);
+
+// githooks/post-commit answers a commit with an excluded subject itself, without Node: its
+// shell test is generated here from the rule's one definition (src/core/substantive.ts,
+// rendered by src/core/excluded-subject-shell.ts) between the shim's markers.
+async function writeExcludedSubjectTest() {
+  const r = await build({ ...common, format: 'esm', entryPoints: [join(root, 'src/core/excluded-subject-shell.ts')], write: false });
+  const { excludedSubjectShell } = await import(`data:text/javascript;base64,${Buffer.from(r.outputFiles[0].contents).toString('base64')}`);
+  const file = join(root, 'githooks/post-commit');
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf('# >>> excluded subject');
+  const end = text.indexOf('# <<< excluded subject <<<');
+  if (start < 0 || end < start) throw new Error('build: githooks/post-commit has no excluded-subject markers');
+  const head = text.slice(0, text.indexOf('\n', start) + 1);
+  const next = `${head}${excludedSubjectShell()}\n${text.slice(end)}`;
+  if (next !== text) writeFileSync(file, next);
+}
+await writeExcludedSubjectTest();
