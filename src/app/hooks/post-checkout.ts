@@ -3,7 +3,7 @@
  * forge squash- or rebase-merged follow onto the new commits (issue 14, app/heal.ts).
  * git passes the previous HEAD, the new HEAD and 1 for a branch checkout.
  */
-import { Repo } from '../../git/repo.js';
+import { withRepo } from '../repository.js';
 import { healMergedNotes } from '../heal.js';
 import { healedLine } from './post-merge.js';
 import type { HookContext } from './types.js';
@@ -11,11 +11,8 @@ import type { HookContext } from './types.js';
 export async function run(ctx: HookContext): Promise<number> {
   const [prev, next, flag] = ctx.args;
   if (flag !== '1' || !prev || !next || prev === next) return 0;
-  const repo = await Repo.discover(ctx.cwd);
-  try {
+  return withRepo(ctx.cwd, async (repo) => {
     for (const h of await healMergedNotes(repo, prev, next)) ctx.io.err(healedLine(h));
     return 0;
-  } finally {
-    repo.close();
-  }
+  });
 }

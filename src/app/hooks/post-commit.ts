@@ -3,7 +3,8 @@
  * prints exactly one line on stderr naming `git handoff write`; any other prints nothing.
  * Lean by design, it runs on every commit: no YAML, no git process for fresh objects.
  */
-import { Repo } from '../../git/repo.js';
+import type { Repo } from '../../git/repo.js';
+import { withRepo } from '../repository.js';
 import { HandoffStore } from '../../git/handoff-store.js';
 import { parseCommit, type Commit } from '../../git/objects.js';
 import { countChangedFiles } from '../../git/tree-diff.js';
@@ -25,16 +26,13 @@ const REASONS: Record<string, string> = {
 };
 
 export async function run(ctx: HookContext): Promise<number> {
-  const repo = await Repo.discover(ctx.cwd);
-  try {
+  return withRepo(ctx.cwd, async (repo) => {
     const verdict = await verdictForHead(repo);
     if (verdict?.substantive) {
       ctx.io.err(`git-handoff: substantive commit (${REASONS[verdict.rule]}); when this piece of work stops, record where it stands with 'git handoff write'`);
     }
     return 0;
-  } finally {
-    repo.close();
-  }
+  });
 }
 
 async function readCommit(repo: Repo, id: string): Promise<Commit | null> {

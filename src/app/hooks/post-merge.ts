@@ -2,7 +2,7 @@
  * post-merge (after `git pull` / `git merge`): handoffs of commits a forge squash- or
  * rebase-merged follow onto the new commits (issue 14, app/heal.ts).
  */
-import { Repo } from '../../git/repo.js';
+import { withRepo } from '../repository.js';
 import { healMergedNotes, type Healed } from '../heal.js';
 import type { HookContext } from './types.js';
 
@@ -12,13 +12,10 @@ export function healedLine(h: Healed): string {
 }
 
 export async function run(ctx: HookContext): Promise<number> {
-  const repo = await Repo.discover(ctx.cwd);
-  try {
+  return withRepo(ctx.cwd, async (repo) => {
     // git merge records where HEAD was before it in ORIG_HEAD.
     const healed = await healMergedNotes(repo, await repo.resolveRef('ORIG_HEAD'), await repo.headCommit());
     for (const h of healed) ctx.io.err(healedLine(h));
     return 0;
-  } finally {
-    repo.close();
-  }
+  });
 }

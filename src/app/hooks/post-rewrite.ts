@@ -6,7 +6,7 @@
  * git did not (no rewriteRef, a concatenating rewriteMode, a squash whose newest handoff was
  * not the last one picked). Never quiet: it runs while a rebase is still in progress.
  */
-import { Repo } from '../../git/repo.js';
+import { withRepo } from '../repository.js';
 import { HandoffStore } from '../../git/handoff-store.js';
 import { findNote, setNote } from '../../git/notes-tree.js';
 import { newestNote, parseRewriteList, type NoteText } from '../../core/rewrite.js';
@@ -17,8 +17,7 @@ import type { HookContext } from './types.js';
 export async function run(ctx: HookContext): Promise<number> {
   const groups = parseRewriteList(await ctx.stdin());
   if (!groups.size) return 0;
-  const repo = await Repo.discover(ctx.cwd);
-  try {
+  return withRepo(ctx.cwd, async (repo) => {
     const store = new HandoffStore(repo);
     const tip = await store.tip();
     if (!tip) return 0;
@@ -50,7 +49,5 @@ export async function run(ctx: HookContext): Promise<number> {
       for (const h of await healMergedNotes(repo, await repo.resolveRef('ORIG_HEAD'), await repo.headCommit(), { duringRebase: true })) ctx.io.err(healedLine(h));
     }
     return 0;
-  } finally {
-    repo.close();
-  }
+  });
 }

@@ -6,7 +6,8 @@
  * within `handoff.sync.hookTimeout` (issue 14): a silent remote delays the push by that
  * budget at most, then the line says the history was not pushed and how to push it.
  */
-import { NOTES_REF, Repo } from '../../git/repo.js';
+import { NOTES_REF, type Repo } from '../../git/repo.js';
+import { withRepo } from '../repository.js';
 import { HandoffStore } from '../../git/handoff-store.js';
 import { pushNotes, trackingRef, type NetworkBudget } from '../../git/remote.js';
 import { isAncestor } from '../../git/notes-history.js';
@@ -42,19 +43,18 @@ export async function pushAlongside(repo: Repo, remoteArg: string | undefined, b
 export async function run(ctx: HookContext): Promise<number> {
   // `git push --dry-run` runs this hook too: a dry run pushes nothing, handoffs included.
   if (await pushIsDryRun()) return 0;
-  const repo = await Repo.discover(ctx.cwd);
   const remote = ctx.args[0];
-  try {
-    const r = await pushAlongside(repo, remote, await configuredBudget(repo, 'handoff.sync.hookTimeout', HOOK_TIMEOUT_SECONDS));
-    if (r.action === 'pushed') ctx.io.err(`git-handoff: pushed the handoff history (${NOTES_REF}) to ${r.remote}`);
-    if (r.action === 'merged') ctx.io.err(`git-handoff: merged ${r.versions} handoff version(s) from ${r.remote} and pushed the handoff history`);
-  } catch (e) {
-    const why = (isHandoffError(e) ? e.message : (e as Error)?.message ?? String(e)).split('\n')[0];
-    // A reason that names its own way out (a purge needs 'sync --force') is not contradicted.
-    const next = why.includes('git handoff ') ? '' : `; run 'git handoff sync${remote ? ` ${remote}` : ''}'`;
-    ctx.io.err(`git-handoff: the handoff history was not pushed (${why}); your push goes on${next}`);
-  } finally {
-    repo.close();
-  }
+  await withRepo(ctx.cwd, async (repo) => {
+    try {
+      const r = await pushAlongside(repo, remote, await configuredBudget(repo, 'handoff.sync.hookTimeout', HOOK_TIMEOUT_SECONDS));
+      if (r.action === 'pushed') ctx.io.err(`git-handoff: pushed the handoff history (${NOTES_REF}) to ${r.remote}`);
+      if (r.action === 'merged') ctx.io.err(`git-handoff: merged ${r.versions} handoff version(s) from ${r.remote} and pushed the handoff history`);
+    } catch (e) {
+      const why = (isHandoffError(e) ? e.message : (e as Error)?.message ?? String(e)).split('\n')[0];
+      // A reason that names its own way out (a purge needs 'sync --force') is not contradicted.
+      const next = why.includes('git handoff ') ? '' : `; run 'git handoff sync${remote ? ` ${remote}` : ''}'`;
+      ctx.io.err(`git-handoff: the handoff history was not pushed (${why}); your push goes on${next}`);
+    }
+  });
   return 0;
 }

@@ -4,7 +4,7 @@
  * `handoff.sweep.strict` is true (exit 1, naming each topic to consolidate). Quiet during a
  * rebase, merge, cherry-pick, revert or bisect.
  */
-import { Repo } from '../../git/repo.js';
+import { withRepo } from '../repository.js';
 import { operationInProgress, runBySequencer } from '../../git/in-progress.js';
 import { sweep } from '../sweep.js';
 import { latestCadence } from '../continuation-refs.js';
@@ -14,8 +14,7 @@ import type { HookContext } from './types.js';
 export async function run(ctx: HookContext): Promise<number> {
   const source = ctx.args[1];
   if (source === 'merge' || source === 'squash') return 0;
-  const repo = await Repo.discover(ctx.cwd);
-  try {
+  return withRepo(ctx.cwd, async (repo) => {
     if (operationInProgress(repo.gitDir) || (await runBySequencer())) return 0;
     const strict = await repo.configBool('handoff.sweep.strict');
     const r = await sweep(repo, latestCadence);
@@ -32,7 +31,5 @@ export async function run(ctx: HookContext): Promise<number> {
     }
     if (r.hint) ctx.io.err(`git-handoff: hint: ${r.hint}`);
     return 0;
-  } finally {
-    repo.close();
-  }
+  });
 }

@@ -4,7 +4,8 @@
  * the handoff schema, their failures returned as tool errors with our stable codes. No SDK
  * here: the server (server.ts) only routes requests to `callTool` / `readResource`.
  */
-import { Repo } from '../../git/repo.js';
+import type { Repo } from '../../git/repo.js';
+import { withRepo } from '../repository.js';
 import { showHandoff, type ShowResult } from '../show.js';
 import { showJson } from '../show-report.js';
 import { logVersions } from '../log.js';
@@ -263,16 +264,12 @@ function errorResult(e: unknown): ToolResult {
 export async function callTool(dir: string, name: string, args: unknown): Promise<ToolResult> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) return errorResult(new UsageError(`no tool named ${JSON.stringify(name)}; the tools are ${TOOLS.map((t) => t.name).join(', ')}`));
-  let repo: Repo | null = null;
   try {
     const a = checkArgs(tool.name, tool.inputSchema, args ?? {});
-    repo = await Repo.discover(dir);
-    const { data, text } = await tool.run(repo, a);
+    const { data, text } = await withRepo(dir, (repo) => tool.run(repo, a));
     return { content: [{ type: 'text', text }], structuredContent: data };
   } catch (e) {
     return errorResult(e);
-  } finally {
-    repo?.close();
   }
 }
 
@@ -289,12 +286,7 @@ export function listResources() {
 /** The resource's contents; null for an unknown URI. */
 export async function readResource(dir: string, uri: string): Promise<{ uri: string; mimeType: string; text: string }[] | null> {
   if (uri !== LATEST_URI && uri !== LATEST_BOOKMARK_URI) return null;
-  const repo = await Repo.discover(dir);
-  try {
-    const r = await showHandoff(repo, {});
-    if (uri === LATEST_BOOKMARK_URI) return [{ uri, mimeType: 'text/plain', text: bookmarkOf(r) }];
-    return [{ uri, mimeType: 'application/yaml', text: r.version?.text ?? '' }];
-  } finally {
-    repo.close();
-  }
+  const r = await withRepo(dir, (repo) => showHandoff(repo, {}));
+  if (uri === LATEST_BOOKMARK_URI) return [{ uri, mimeType: 'text/plain', text: bookmarkOf(r) }];
+  return [{ uri, mimeType: 'application/yaml', text: r.version?.text ?? '' }];
 }
