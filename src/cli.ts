@@ -1,6 +1,6 @@
 /**
  * The entry point: picks the command, parses its options, runs it, and is the only place
- * that turns errors into exit codes and text (DESIGN.md "Commands").
+ * that turns errors into exit codes and text (docs/architecture.md, "A command's life").
  */
 import { COMMANDS } from './commands/registry.js';
 import { parseCommandArgs, renderHelp, renderOverview, renderManPage } from './cli/spec.js';
@@ -63,7 +63,7 @@ export async function main(argv: string[], io: Io = processIo(), cwd = process.c
 /**
  * A disk full, no inodes left, a read-only file system or a permission denied is the
  * user's environment, not our bug: one line naming it and exit 1, not `internal error`
- * and exit 3 (issue 14). Errors that already say what failed (exit 1, 2, 4) are kept.
+ * and exit 3. Errors that already say what failed (exit 1, 2, 4) are kept.
  */
 function asFileSystemRefusal(e: unknown, cwd: string): unknown {
   if (isHandoffError(e) && e.exitCode !== 3) return e;
@@ -84,7 +84,8 @@ function reportError(e: unknown, io: Io, json: boolean): number {
   const message = known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
   // One line, always; a usage error says where the usage is.
   io.err(`git handoff: ${message}${known && e.exitCode === 2 && !/ -h'/.test(message) ? " (see 'git handoff -h')" : ''}`);
-  if (process.env.HANDOFF_DEBUG && e instanceof Error && e.stack) io.err(e.stack);
+  const stack = (e as { stack?: unknown } | null)?.stack;
+  if (process.env.HANDOFF_DEBUG && typeof stack === 'string') io.err(stack);
   if (json) io.json({ ok: false, error: { code, message, ...(known && Object.keys(e.data).length ? { data: e.data } : {}) } });
   return known ? e.exitCode : 3;
 }

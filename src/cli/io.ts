@@ -68,7 +68,7 @@ export function processIo(): Io {
   };
 }
 
-/** Reads all of stdin; resolves null when stdin is a terminal or empty (DESIGN.md "write input"). */
+/** Reads all of stdin; resolves null when stdin is a terminal or empty (then there is no input document). */
 export async function readStdin(io: Io): Promise<Buffer | null> {
   if (io.stdinIsTTY) return null;
   // Files, pipes and /dev/null are read directly; only sockets need the stream machinery.

@@ -1,6 +1,6 @@
 /**
  * Progress of a long step on stderr, shown only once the step has taken more than a second
- * (issue 6): one rewritten line on a terminal, plain lines otherwise.
+ * (a quick step stays silent): one rewritten line on a terminal, plain lines otherwise.
  */
 export const PROGRESS_DELAY_MS = 1000;
 

@@ -65,7 +65,8 @@ export const command: CommandModule = {
       if (isHandoffError(e) && e.code === 'UntrustedRepository') return 0;
       // Never in the way: the commit stands; say what went wrong in one line.
       ctx.io.err(`git-handoff: ${event} hook: ${((e as Error)?.message ?? String(e)).split('\n')[0]}`);
-      if (process.env.HANDOFF_DEBUG && e instanceof Error && e.stack) ctx.io.err(e.stack);
+      const stack = (e as { stack?: unknown } | null)?.stack;
+      if (process.env.HANDOFF_DEBUG && typeof stack === 'string') ctx.io.err(stack);
       return 0;
     }
   },

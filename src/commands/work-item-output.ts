@@ -10,7 +10,7 @@ export const LANG_OPTION: OptionSpec = { type: 'string', arg: 'en|zh|ru', descri
 
 /**
  * The JSON document of a transition (keys in this order). Our keys are snake_case like every
- * command's (DESIGN.md "Commands"); the receipt keeps the source design's field names.
+ * command's; the receipt keeps its own field names (docs/format.md, "Work items: records and receipts").
  */
 export function transitionJson(r: TransitionResult) {
   return {
