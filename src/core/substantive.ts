@@ -1,6 +1,7 @@
 /**
  * The substantive-commit rule and "due" (DESIGN.md "Git hooks"). Pure.
  */
+import { bodyOf, subjectLine } from './commit-message.js';
 
 /**
  * DESIGN.md: excluded subjects, case-insensitive: a commit of one of these types (with a
@@ -21,26 +22,7 @@ export function isExcludedSubject(subject: string): boolean {
   return EXCLUDED_SUBJECT.test(subject) || EXCLUDED_PHRASE_START.test(subject);
 }
 
-const TRAILER_LINE = /^[A-Za-z0-9][A-Za-z0-9-]*:\s+\S/;
-
-/** The message body without its subject paragraph and trailer block, trailing whitespace trimmed. */
-export function bodyOf(message: string): string {
-  const text = message.replace(/\r\n/g, '\n');
-  const paragraphs = text.split(/\n[ \t]*\n/);
-  paragraphs.shift();
-  while (paragraphs.length && paragraphs[paragraphs.length - 1].trim() === '') paragraphs.pop();
-  const last = paragraphs[paragraphs.length - 1];
-  if (last !== undefined) {
-    const lines = last.split('\n').filter((l) => l.trim() !== '');
-    // git's trailer block: the last paragraph, every line a `Key: value` or a continuation.
-    if (lines.length && TRAILER_LINE.test(lines[0]) && lines.every((l) => TRAILER_LINE.test(l) || /^\s+\S/.test(l))) paragraphs.pop();
-  }
-  return paragraphs.join('\n\n').replace(/\s+$/, '');
-}
-
-export function subjectLine(message: string): string {
-  return message.replace(/\r\n/g, '\n').split(/\n[ \t]*\n/)[0].replace(/\s*\n\s*/g, ' ').trim();
-}
+export { bodyOf, subjectLine } from './commit-message.js';
 
 export interface CommitFacts {
   message: string;

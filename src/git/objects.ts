@@ -119,14 +119,5 @@ export function serializeCommit(c: Commit): Buffer {
   return Buffer.from(`${lines.join('\n')}\n\n${c.message}`, 'utf8');
 }
 
-/** Trailers of the message's last paragraph (`Key: value` lines). */
-export function parseTrailers(message: string): Record<string, string> {
-  const paragraphs = message.trimEnd().split(/\n\s*\n/);
-  const last = paragraphs[paragraphs.length - 1] ?? '';
-  const out: Record<string, string> = {};
-  for (const line of last.split('\n')) {
-    const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line);
-    if (m) out[m[1]] = m[2].trim();
-  }
-  return out;
-}
+/** Trailers are read by the one commit-message reader (pure, in core/). */
+export { parseTrailers } from '../core/commit-message.js';
