@@ -4,7 +4,7 @@
  */
 import type { Repo } from '../git/repo.js';
 import { HandoffStore, type ReadVersion, type Selection } from '../git/handoff-store.js';
-import { readCommitAt } from '../git/head-facts.js';
+import { readCommit } from '../git/read-objects.js';
 import { ageInDays } from '../core/bookmark.js';
 import { dueFrom, subjectLine, type DueReason } from '../core/substantive.js';
 import { isoUtc } from '../git/identity.js';
@@ -116,7 +116,7 @@ export async function dueSince(repo: Repo, version: ReadVersion): Promise<DueRea
       found = true;
       break;
     }
-    const c = await readCommitAt(repo, id);
+    const c = await readCommit(repo.objects, id);
     if (!c) break;
     commits.push({ id, subject: subjectLine(c.message), timestamp: c.committer.timestamp });
     id = c.parents[0];

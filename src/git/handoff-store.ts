@@ -5,14 +5,15 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { NOTES_REF, type Repo, type PendingRefUpdate } from './repo.js';
-import { EMPTY_TREE_OID, parseCommit, parseTrailers, serializeCommit, type Commit } from './objects.js';
+import { EMPTY_TREE_OID, parseTrailers, serializeCommit, type Commit } from './objects.js';
+import { requireCommit } from './read-objects.js';
 import { diffNotes, findNote } from './notes-tree.js';
 import { resolveIdentities, type Identities } from './identity.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
 import { checkStored, type Handoff } from '../core/schema.js';
 import { topLevelValue } from '../core/front-matter.js';
-import { ConcurrentWriters, LockHeld, ObjectMissing, UnknownVersion } from '../errors.js';
+import { ConcurrentWriters, LockHeld, UnknownVersion } from '../errors.js';
 import { causalLatest } from './causal-latest.js';
 import { readBranchIndex, writeBranchIndex, type BranchIndex } from './branch-index.js';
 import { isObjectId } from '../core/object-id.js';
@@ -85,10 +86,8 @@ export class HandoffStore {
     return this.repo.resolveRef(NOTES_REF);
   }
 
-  async readCommit(oid: string): Promise<Commit> {
-    const obj = await this.repo.objects.read(oid);
-    if (!obj || obj.type !== 'commit') throw new ObjectMissing(`commit ${oid} is missing from the repository`);
-    return parseCommit(obj.data);
+  readCommit(oid: string): Promise<Commit> {
+    return requireCommit(this.repo.objects, oid);
   }
 
   /**

@@ -4,8 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import type { Repo } from './repo.js';
-import { parseCommit, type Commit } from './objects.js';
+import type { Commit } from './objects.js';
+import { readCommit } from './read-objects.js';
 import { isObjectId } from '../core/object-id.js';
+import { subjectLine } from '../core/commit-message.js';
 
 export const RECENT_COMMITS = 5;
 export const DEFAULT_HASH_PATHS = ['cadence/_INDEX.md', 'cadence/_ACTIVE.md'];
@@ -19,29 +21,20 @@ export interface HeadFacts {
   recent: [string, string][];
 }
 
-export async function readCommitAt(repo: Repo, oid: string): Promise<Commit | null> {
-  const obj = await repo.objects.read(oid);
-  return obj && obj.type === 'commit' ? parseCommit(obj.data) : null;
-}
-
-export function subjectOf(message: string): string {
-  return message.split('\n\n')[0].replace(/\s*\n\s*/g, ' ').trim();
-}
-
 /** HEAD's facts, or null on an unborn branch. */
 export async function headFacts(repo: Repo, count = RECENT_COMMITS): Promise<HeadFacts | null> {
   const head = await repo.headCommit();
   if (!head) return null;
-  const commit = await readCommitAt(repo, head);
+  const commit = await readCommit(repo.objects, head);
   if (!commit) return null;
   const abbrev = Number(await repo.configGet('core.abbrev')) || 7;
-  const recent: [string, string][] = [[head.slice(0, abbrev), subjectOf(commit.message)]];
+  const recent: [string, string][] = [[head.slice(0, abbrev), subjectLine(commit.message)]];
   let cur = commit;
   while (recent.length < count && cur.parents.length) {
     const id = cur.parents[0];
-    const next = await readCommitAt(repo, id);
+    const next = await readCommit(repo.objects, id);
     if (!next) break;
-    recent.push([id.slice(0, abbrev), subjectOf(next.message)]);
+    recent.push([id.slice(0, abbrev), subjectLine(next.message)]);
     cur = next;
   }
   return { head, commit, headTree: commit.tree, branch: repo.headBranch(), recent };

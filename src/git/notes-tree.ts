@@ -9,24 +9,20 @@ import {
   EMPTY_TREE_OID,
   TREE_MODE,
   isTreeMode,
-  parseTree,
   serializeTree,
   type ObjectStore,
   type TreeEntry,
 } from './objects.js';
+import { readTree } from './read-objects.js';
+import { ObjectMissing } from '../errors.js';
+
+export { readTree };
 
 /** A container with more notes than this is split into 2-hex fan-out subtrees. */
 export const FANOUT_THRESHOLD = 256;
 
 const HEX2 = /^[0-9a-f]{2}$/;
 const HEX = /^[0-9a-f]+$/;
-
-export async function readTree(store: ObjectStore, oid: string): Promise<TreeEntry[]> {
-  if (oid === EMPTY_TREE_OID) return [];
-  const obj = await store.read(oid);
-  if (!obj || obj.type !== 'tree') throw new Error(`tree ${oid} is missing`);
-  return parseTree(obj.data);
-}
 
 export interface NoteRef {
   target: string;
@@ -70,7 +66,7 @@ export async function findNote(store: ObjectStore, root: string, target: string)
   for (;;) {
     if (tree === EMPTY_TREE_OID) return null;
     const obj = await store.read(tree);
-    if (!obj || obj.type !== 'tree') throw new Error(`tree ${tree} is missing`);
+    if (!obj || obj.type !== 'tree') throw new ObjectMissing(`tree ${tree} is missing`);
     const found = pick(obj.data, rest, rest.slice(0, 2));
     if (found.blob) return { target, blob: found.blob, path: prefix + rest };
     if (!found.tree || rest.length <= 2) return null;

@@ -2,21 +2,15 @@
  * How many files a commit changes, counted by comparing trees in-process and stopping as
  * soon as the count passes `limit` (the substantive rule only needs "more than 3").
  */
-import { EMPTY_TREE_OID, isTreeMode, parseTree, type ObjectStore, type TreeEntry } from './objects.js';
-
-async function entries(store: ObjectStore, oid: string | null): Promise<TreeEntry[]> {
-  if (!oid || oid === EMPTY_TREE_OID) return [];
-  const obj = await store.read(oid);
-  if (!obj || obj.type !== 'tree') throw new Error(`tree ${oid} is missing`);
-  return parseTree(obj.data);
-}
+import { isTreeMode, type ObjectStore } from './objects.js';
+import { readTree } from './read-objects.js';
 
 /** Files that differ between two trees, counted up to `limit + 1` (then it stops reading). */
 export async function countChangedFiles(store: ObjectStore, oldTree: string | null, newTree: string, limit: number): Promise<number> {
   if (oldTree === newTree) return 0;
   let count = 0;
   async function walk(a: string | null, b: string | null): Promise<void> {
-    const [ea, eb] = await Promise.all([entries(store, a), entries(store, b)]);
+    const [ea, eb] = await Promise.all([readTree(store, a), readTree(store, b)]);
     const byName = new Map(ea.map((e) => [e.name, e]));
     const seen = new Set<string>();
     for (const e of eb) {

@@ -6,7 +6,8 @@
 import type { Repo } from '../../git/repo.js';
 import { withRepo } from '../repository.js';
 import { HandoffStore } from '../../git/handoff-store.js';
-import { parseCommit, type Commit } from '../../git/objects.js';
+import type { Commit } from '../../git/objects.js';
+import { readCommit } from '../../git/read-objects.js';
 import { countChangedFiles } from '../../git/tree-diff.js';
 import { isRevertMessage, lastHeadReflog, madeBySequencer, operationInProgress, runBySequencer } from '../../git/in-progress.js';
 import { readSessions } from '../../state/session-store.js';
@@ -35,11 +36,6 @@ export async function run(ctx: HookContext): Promise<number> {
   });
 }
 
-async function readCommit(repo: Repo, id: string): Promise<Commit | null> {
-  const obj = await repo.objects.read(id);
-  return obj && obj.type === 'commit' ? parseCommit(obj.data) : null;
-}
-
 /** The rule's verdict for HEAD, or null when the hook stays quiet (a rebase, merge, ... in progress). */
 export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
   if (operationInProgress(repo.gitDir)) return null;
@@ -47,13 +43,13 @@ export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
   if (!head) return null;
   const reflog = lastHeadReflog(repo.gitDir);
   if (madeBySequencer(reflog, head) || (await runBySequencer())) return null;
-  const commit = await readCommit(repo, head);
+  const commit = await readCommit(repo.objects, head);
   if (!commit || commit.parents.length > 1 || isRevertMessage(commit.message)) return null;
   if (isExcludedSubject(subjectLine(commit.message))) return { substantive: false, rule: 'excluded' };
   const bodyOnly = isSubstantive({ message: commit.message, filesChanged: 0 }, { firstSinceVersion: false });
   if (bodyOnly.substantive) return bodyOnly;
   // Files before the first-commit rule: the tree diff is cheaper than reading the notes history.
-  const parentTree = commit.parents.length ? (await readCommit(repo, commit.parents[0]))?.tree ?? null : null;
+  const parentTree = commit.parents.length ? (await readCommit(repo.objects, commit.parents[0]))?.tree ?? null : null;
   const files = await countChangedFiles(repo.objects, parentTree, commit.tree, FILES_THRESHOLD);
   if (files > FILES_THRESHOLD) return isSubstantive({ message: commit.message, filesChanged: files }, { firstSinceVersion: false });
   const amendedFrom = reflog && reflog.new === head && reflog.message.startsWith('commit (amend)') ? reflog.old : null;
@@ -84,7 +80,7 @@ async function firstSinceBoundary(repo: Repo, commit: Commit, amendedFrom: strin
   let id = commit.parents[0];
   while (id && seen.length < WALK_LIMIT) {
     if (stops.has(id)) return !seen.some((c) => !isExcludedSubject(c.subject));
-    const c = await readCommit(repo, id);
+    const c = await readCommit(repo.objects, id);
     if (!c) break;
     const subject = subjectLine(c.message);
     // A non-excluded commit made after the boundary settles it on either branch below:
