@@ -71,8 +71,8 @@ export function* keyLines(src: string, from: number, to: number): Generator<[key
   }
 }
 
-/** A value that is a plain word in every reading: no quote, no comment, not `~`; the null and boolean words are shorter. */
-const PLAIN_WORD = /^[^"'#~]*$/;
+/** What may read as null or a boolean (a superset: the rules below decide); none is longer than 5 characters. */
+const MAYBE_SPECIAL = /^(?:|~|null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
 const NULL = /^(?:|~|null|Null|NULL)$/;
 const TRUE = /^(?:true|True|TRUE)$/;
 const FALSE = /^(?:false|False|FALSE)$/;
@@ -83,10 +83,11 @@ const FALSE = /^(?:false|False|FALSE)$/;
  * (double quotes with YAML's escapes), anything else its text. `raw` is trimmed.
  */
 export function readScalar(raw: string): Scalar {
-  // The common case first: a plain word needs none of the rules below.
-  if (raw.length > 5 && PLAIN_WORD.test(raw)) return raw;
+  // The common case first: a plain word (no quote, no comment, not null nor a boolean) needs none of the rules below.
+  const c = raw.charCodeAt(0);
+  if (c !== 34 && c !== 39 && !raw.includes('#') && (raw.length > 5 || !MAYBE_SPECIAL.test(raw))) return raw;
   let v = raw;
-  if (v.charCodeAt(0) === 34 || v.charCodeAt(0) === 39) v = v.replace(/^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]+#.*$/, '$1');
+  if (c === 34 || c === 39) v = v.replace(/^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')[ \t]+#.*$/, '$1');
   else v = v.replace(/(?:^|[ \t]+)#.*$/, '');
   if (NULL.test(v)) return null;
   if (TRUE.test(v)) return true;
