@@ -87,8 +87,13 @@ export function mergeTrackExtras(table: OpenTrack[], other: unknown[]): OpenTrac
 
 const TITLE = 'Next session handoff';
 
+/**
+ * A front matter value: plain only when the front matter reader reads it back as itself (a
+ * trailing blank would be trimmed away); yes and no are quoted too, for readers that take
+ * them for booleans (YAML 1.1).
+ */
 function quoteScalar(s: string): string {
-  return /^[\w./@:+-][\w ./@:+-]*$/.test(s) && !/^(true|false|null|yes|no|~)$/i.test(s) && !/:\s/.test(s) ? s : JSON.stringify(s);
+  return /^[\w./@:+-][\w ./@:+-]*$/.test(s) && !/ $/.test(s) && !/^(true|false|null|yes|no|~)$/i.test(s) && !/:\s/.test(s) && readScalar(s) === s ? s : JSON.stringify(s);
 }
 
 function bullet(items: string[]): string[] {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import yaml from 'js-yaml';
 import { frontMatterSpan, keyLines, readScalar, topLevelValue } from '../../src/core/front-matter.js';
 import { closingFlag, parseFrontMatter } from '../../src/core/sweep.js';
-import { parseNextSession } from '../../src/core/next-session.js';
+import { parseNextSession, renderNextSession } from '../../src/core/next-session.js';
 
 describe('readScalar: one meaning, YAML 1.2 core as js-yaml reads it', () => {
   it.each([
@@ -120,5 +120,11 @@ describe('the readers that use it', () => {
     expect(p.lastUpdated).toBe('2026-01-01');
     expect(p.handoff.session_id).toBe('s é');
     expect(p.handoff.work_item).toBeUndefined();
+  });
+
+  it('the NEXT_SESSION.md writer quotes what that reader would not read back as written', () => {
+    for (const id of ['a ', 'yes', 'Null', 'x # y', 'plain-id_1']) {
+      expect(parseNextSession(renderNextSession({ session_id: id }, '2026-01-01T00:00:00Z')).handoff.session_id).toBe(id);
+    }
   });
 });
