@@ -68,19 +68,19 @@ export function processIo(): Io {
   };
 }
 
-/** Reads all of stdin; resolves null when stdin is a terminal or empty (then there is no input document). */
-export async function readStdin(io: Io): Promise<Buffer | null> {
-  if (io.stdinIsTTY) return null;
-  // Files, pipes and /dev/null are read directly; only sockets need the stream machinery.
+/**
+ * The one stdin reader: all of stdin's bytes (none from a terminal or a closed stdin), or null
+ * when stdin is a stream that failed while being read. Files, pipes and /dev/null are read
+ * directly; only sockets need the stream machinery.
+ */
+export async function readStdinBytes(io: Io): Promise<Buffer | null> {
+  if (io.stdinIsTTY) return Buffer.alloc(0);
   try {
     const st = fstatSync(0);
-    if (st.isFile() || st.isFIFO() || st.isCharacterDevice()) {
-      const buf = readFileSync(0);
-      return buf.length === 0 || buf.toString('utf8').trim() === '' ? null : buf;
-    }
+    if (st.isFile() || st.isFIFO() || st.isCharacterDevice()) return readFileSync(0);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EBADF') return null;
+    if (code === 'EBADF') return Buffer.alloc(0);
     if (code !== 'EAGAIN') throw e;
   }
   const chunks: Buffer[] = [];
@@ -89,6 +89,11 @@ export async function readStdin(io: Io): Promise<Buffer | null> {
   } catch {
     return null;
   }
-  const buf = Buffer.concat(chunks);
-  return buf.length === 0 || buf.toString('utf8').trim() === '' ? null : buf;
+  return Buffer.concat(chunks);
+}
+
+/** An input document on stdin; null when there is none (a terminal, nothing or only white space, a failed stream). */
+export async function readStdin(io: Io): Promise<Buffer | null> {
+  const buf = await readStdinBytes(io);
+  return buf === null || buf.length === 0 || buf.toString('utf8').trim() === '' ? null : buf;
 }

@@ -2,7 +2,7 @@ import type { CommandContext, CommandModule } from './types.js';
 import { str } from './types.js';
 import type { HookHandler } from '../app/hooks/types.js';
 import { UsageError, isHandoffError } from '../errors.js';
-import { readStdin } from '../cli/io.js';
+import { readStdin, readStdinBytes } from '../cli/io.js';
 
 /**
  * Git hook events, one line each; a module exports `run: HookHandler`. Add an event with one
@@ -59,7 +59,7 @@ export const command: CommandModule = {
     if (process.env.HANDOFF_SKIP === '1') return 0;
     try {
       const { run } = await load();
-      return await run({ io: ctx.io, cwd: ctx.cwd, args: rest, stdin: readAll });
+      return await run({ io: ctx.io, cwd: ctx.cwd, args: rest, stdin: async () => (await readStdinBytes(ctx.io))?.toString('utf8') ?? '' });
     } catch (e) {
       // A repository git refuses is none of ours: silent, as if git-handoff were not installed.
       if (isHandoffError(e) && e.code === 'UntrustedRepository') return 0;
@@ -72,9 +72,3 @@ export const command: CommandModule = {
   },
 };
 
-async function readAll(): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
