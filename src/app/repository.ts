@@ -6,8 +6,11 @@
 import { Repo } from '../git/repo.js';
 import { BareRepository, isHandoffError } from '../errors.js';
 
+/** What runs inside an open repository: a use case given the repository it works on. */
+export type InRepo<T> = (repo: Repo) => Promise<T> | T;
+
 /** Opens the repository containing `cwd`, runs `use` on it, and closes it however `use` ends. */
-export async function withRepo<T>(cwd: string, use: (repo: Repo) => Promise<T> | T): Promise<T> {
+export async function withRepo<T>(cwd: string, use: InRepo<T>): Promise<T> {
   const repo = await Repo.discover(cwd);
   try {
     return await use(repo);

@@ -1,12 +1,9 @@
-import type { CommandModule } from './types.js';
-import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
-import { SESSION_OPTION, WORK_ITEM_OPTION, emit } from './work-item-output.js';
-import { withRepo } from '../app/repository.js';
+import { str } from './types.js';
+import { TRANSITION_OPTIONS, WORK_ITEM_OPTION, transitionCommand } from './work-item-output.js';
 import { authorizeItem } from '../app/authorize.js';
-import { parseItemOption } from '../app/work-items.js';
 
-export const command: CommandModule = {
-  spec: {
+export const command = transitionCommand(
+  {
     name: 'authorize',
     summary: 'record a delivery authorization (scope, retry budget, head, PR and checks)',
     description:
@@ -17,16 +14,18 @@ export const command: CommandModule = {
       retries: { type: 'string', arg: 'n', describe: 'the retry budget (at least 1)' },
       'use-retry': { type: 'boolean', describe: 'spend one retry of the current authorization' },
       reason: { type: 'string', arg: 'text', describe: 'why the retry (with --use-retry)' },
-      session: SESSION_OPTION,
-      'dry-run': DRY_RUN_OPTION,
-      json: JSON_OPTION,
+      ...TRANSITION_OPTIONS,
     },
   },
-
-  async run(args, ctx) {
-    const v = args.values;
-    const ref = parseItemOption(str(v['work-item']));
-    const req = { ref, scope: str(v.scope), retries: str(v.retries), useRetry: Boolean(v['use-retry']), reason: str(v.reason), session: str(v.session), dryRun: Boolean(v['dry-run']) };
-    emit(ctx, v['use-retry'] ? 'spend a retry on' : 'authorize delivery of', await withRepo(ctx.cwd, (repo) => authorizeItem(repo, req)));
-  },
-};
+  (v) => (v['use-retry'] ? 'spend a retry on' : 'authorize delivery of'),
+  (ref, v) => (repo) =>
+    authorizeItem(repo, {
+      ref,
+      scope: str(v.scope),
+      retries: str(v.retries),
+      useRetry: Boolean(v['use-retry']),
+      reason: str(v.reason),
+      session: str(v.session),
+      dryRun: Boolean(v['dry-run']),
+    }),
+);
