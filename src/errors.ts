@@ -1,6 +1,6 @@
 /**
  * Typed errors with stable codes. Only the entry point (src/cli.ts) turns them into
- * exit codes and text (DESIGN.md "Commands": 1 refused, 2 usage, 3 internal, 4 external).
+ * exit codes and text (docs/architecture.md: 1 refused, 2 usage, 3 internal, 4 external).
  */
 export type ExitCode = 1 | 2 | 3 | 4;
 
@@ -170,7 +170,7 @@ export class RemoteRefused extends ExternalFailure {
 export class PurgedHistory extends Refused {
   static override code = 'PurgedHistory';
 }
-/** Exit 1: the environment refused a write: disk full, no inodes, read-only, permission denied (issue 14). */
+/** Exit 1: the environment refused a write: disk full, no inodes, read-only, permission denied. */
 export class FileSystemRefused extends Refused {
   static override code = 'FileSystemRefused';
 }

@@ -1,5 +1,5 @@
 /**
- * Registering `git handoff mcp` in an agent's project MCP configuration (issue 16), as
+ * Registering `git handoff mcp` in an agent's project MCP configuration, as
  * pure text-in, text-out functions: `init --agent` adds one entry named `git-handoff`,
  * `uninstall` takes out exactly that entry (and a table or file left empty by it that init
  * created). One entry of `MCP_REGISTRATIONS` per agent says where and in which shape.

@@ -184,7 +184,7 @@ const FEATURES = /^\s*\[features\]\s*(#.*)?$/;
 const TABLE = /^\s*\[/;
 const CODEX_HOOKS = /^\s*codex_hooks\s*=\s*(\S+)/;
 
-/** What versions before issue 17 wrote: `[features] codex_hooks = true` in `.codex/config.toml` (deprecated since Codex 0.169, which runs hooks by default). Init no longer calls it; it stays so tests can lay down such an install and `disableCodexHooks` can be checked against it. */
+/** What earlier versions wrote: `[features] codex_hooks = true` in `.codex/config.toml` (deprecated since Codex 0.169, which runs hooks by default). Init no longer calls it; it stays so tests can lay down such an install and `disableCodexHooks` can be checked against it. */
 export function enableCodexHooks(text: string | null): TextChange & { previous: string | null } {
   const src = text ?? '';
   const lines = src.split('\n');

@@ -1,5 +1,5 @@
 /**
- * The `.tasks/NEXT_SESSION.md` convention (seed 002): front matter `_last_updated_` and
+ * The `.tasks/NEXT_SESSION.md` convention: front matter `_last_updated_` and
  * `session_id`, then Recent commits, Open tracks (a `| Track | Readiness | Entry point |`
  * table), Ask the user, Don't do, Memory updates; an empty section says
  * "(none this round)". `parseNextSession` also reads files written with the convention's
@@ -14,7 +14,7 @@ const EMPTY_MARKS = [EMPTY_MARK, '(нет на этом раунде)', '(本轮
 
 type ListField = 'recent_commits' | 'ask_user' | 'guards' | 'memory_updates';
 type SectionKey = ListField | 'open_tracks' | 'next_step' | ExtraKey;
-/** Sections beyond the convention's six, written only when they hold something (issue 11: export -> import lost them). */
+/** Sections beyond the convention's six, written only when they hold something (export then import would lose them otherwise). */
 type ExtraKey = 'last_discussed' | 'pending_questions' | 'tone' | 'notes' | 'continuation_refs' | 'other';
 
 /** Headings, in the order they are written; `match` recognises the English and Russian spellings. */
@@ -55,7 +55,7 @@ function otherFields(h: Handoff): Record<string, unknown> {
   }
   // A track's keys beyond the table's three columns travel here under its name; the table
   // stays the one place its name, readiness and entry point are read from, so editing a row
-  // is not overridden by this block (review of issue 11).
+  // is not overridden by this block.
   const extras = (h.open_tracks ?? []).map(trackExtras).filter((t): t is Record<string, unknown> => t !== null);
   if (extras.length) out.open_tracks = extras;
   return out;

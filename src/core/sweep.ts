@@ -1,5 +1,5 @@
 /**
- * The fidelity sweep's plan (DESIGN.md "The fidelity sweep", seeds/004 Step 1). Pure: topic
+ * The fidelity sweep's plan. Pure: topic
  * files' text and times in, the plan out.
  *
  * Files `cadence/streaming/*.md` carry YAML front matter (`topic`, `status`, `fidelity`,
@@ -12,9 +12,9 @@
 
 import { frontMatterSpan, keyLines, readScalar, type Scalar } from './front-matter.js';
 
-/** seeds/004: "entry <2 条" */
+/** a topic with fewer entries waits for more */
 export const MIN_ENTRIES = 2;
-/** seeds/004: "距今 <10 分钟" */
+/** a topic whose newest entry is younger is still being written */
 export const MIN_AGE_MS = 10 * 60 * 1000;
 
 export type Fidelity = 'Light' | 'Standard' | 'High';
@@ -225,7 +225,7 @@ export interface Coverage {
 }
 
 /**
- * Which topics the latest handoff's `consolidation.produced` covers (issue 11: the sweep
+ * Which topics the latest handoff's `consolidation.produced` covers (the sweep
  * closes its loop). A produced document covers a topic when it is the topic's own file, has
  * the topic file's name (`docs/division.md` for `cadence/streaming/division.md`), or names
  * the topic file's path in its text (`producedText`). It covers the entries made up to the

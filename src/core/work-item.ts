@@ -1,5 +1,5 @@
 /**
- * Work items (DESIGN.md "Work items"): `github:<owner>/<repo>#<n>` or `local:#<n>`, the
+ * Work items (docs/format.md "Work items: records and receipts"): `github:<owner>/<repo>#<n>` or `local:#<n>`, the
  * record kept for each in the notes tree (`items/<provider>/<n>.json`), and the fixed
  * paths derived from the number. Pure.
  */
@@ -34,7 +34,7 @@ export function parseWorkItem(text: string): WorkItemRef | null {
   return null;
 }
 
-/** Where the item's record lives in the notes tree (DESIGN.md "Storage in git notes"). */
+/** Where the item's record lives in the notes tree (docs/format.md "The notes tree"). */
 export function itemPath(ref: WorkItemRef): string {
   return `items/${ref.provider}/${ref.number}.json`;
 }
@@ -99,7 +99,7 @@ export function parseItem(text: string): ItemRecord | { problem: string } {
 }
 
 /**
- * Two clones changed the same item record (issue 6, sync): the newer record wins with its
+ * Two clones changed the same item record (sync): the newer record wins with its
  * state and fields, and its receipt list takes the older record's receipts it lacks, so no
  * clone loses sight of a receipt it made. Those go just before the newer record's own
  * additions (where it added none, before its last receipt, which a re-validated document

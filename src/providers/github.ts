@@ -1,5 +1,5 @@
 /**
- * The `github` provider, through the `gh` command line (issue 4 "Providers"): the title and
+ * The `github` provider, through the `gh` command line: the title and
  * acceptance from the issue, receipts as issue comments (skipped when an earlier comment
  * already carries them), the handoff-doc and status fields on the project board. The JSON
  * read here is what `gh` prints: `issue view --json`, and `project view/field-list/item-list

@@ -1,12 +1,12 @@
 /**
- * Work-item providers (DESIGN.md "Providers"): `local` keeps everything in the notes;
+ * Work-item providers: `local` keeps everything in the notes;
  * `github` also mirrors receipts and fields to the tracker. A provider reads first and
  * returns its writes as a plan, so `--dry-run` prints the plan and runs none of it.
  */
 import type { ItemState, ProviderName, WorkItemRef } from '../core/work-item.js';
 import type { PullRequestFacts, Receipt } from '../core/receipt.js';
 
-/** The provider steps, in the order they run (issue 4: comment, handoff-doc field, status field). */
+/** The provider steps, in the order they run (comment, handoff-doc field, status field). */
 export type StepName = 'comment' | 'handoff-doc' | 'status';
 
 export interface PlannedStep {
