@@ -7,9 +7,10 @@
 import { NOTES_REF, type Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { findNote, writePath } from '../git/notes-tree.js';
-import { parseCommit, serializeCommit, type ObjectStore } from '../git/objects.js';
+import { serializeCommit, type ObjectStore } from '../git/objects.js';
+import { readCommit } from '../git/read-objects.js';
 import { OverlayStore } from '../git/overlay-store.js';
-import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from '../git/history-rewrite.js';
+import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from './purge-history.js';
 import { isAncestor } from '../git/notes-history.js';
 import { defaultRemote, trackingRef } from '../git/remote.js';
 import { resolveIdentities } from '../git/identity.js';
@@ -71,9 +72,8 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
 
 /** A `repair` commit on top of the rewritten history carrying the purge records. */
 async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, records: PurgeRecord[]): Promise<string> {
-  const obj = await objects.read(tip);
-  if (!obj || obj.type !== 'commit') throw new ObjectMissing(`commit ${tip} is missing`);
-  const last = parseCommit(obj.data);
+  const last = await readCommit(objects, tip);
+  if (!last) throw new ObjectMissing(`commit ${tip} is missing`);
   let tree = last.tree;
   for (const r of records) tree = await writePath(objects, tree, recordPath(r.version), await objects.write('blob', Buffer.from(formatRecord(r), 'utf8')));
   const ids = await resolveIdentities(repo);

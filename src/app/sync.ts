@@ -18,7 +18,7 @@ import { acquireSyncLock } from '../state/sync-lock.js';
 import { noteConfigWarning } from '../git/config-values.js';
 import { countVersions, isAncestor, mergeBase, uniqueCommits, writtenIndex } from '../git/notes-history.js';
 import { mergeNotesTrees, type SettledConflict } from '../git/notes-merge.js';
-import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from '../git/history-rewrite.js';
+import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from './purge-history.js';
 import { resolveIdentities, type Identities } from '../git/identity.js';
 import { parseKey, syncAction, type SyncAction } from '../core/notes-merge.js';
 import type { PurgeRecord } from '../core/purge.js';

@@ -6,45 +6,29 @@
  * purged version. Every commit from there is replayed with its own author, committer, dates
  * and message (only a commit that put a purged blob in place loses its subject, which may
  * quote the secret), so the result depends only on the history and the purge records.
+ * This file replays commits and trees; what a tombstone and a purged message say is the
+ * caller's (../app/purge-history.ts).
  */
 import type { Repo } from './repo.js';
-import { parseCommit, parseTrailers, serializeCommit, type ObjectStore } from './objects.js';
-import { findNote, listPath, setNote } from './notes-tree.js';
-import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
-import { parseDocument } from '../core/parse.js';
-import { checkStored } from '../core/schema.js';
-import { toCanonicalYaml } from '../core/canonical.js';
-import { parseRecord, purgedMessage, tombstone, PURGED_DIR, type PurgeRecord } from '../core/purge.js';
-import { ObjectMissing } from '../errors.js';
+import { serializeCommit, type ObjectStore } from './objects.js';
+import { findNote, setNote } from './notes-tree.js';
+import { requireCommit } from './read-objects.js';
 import { isObjectId } from '../core/object-id.js';
 
-/** The purge records a notes tree carries (`purged/<version>`). */
-export async function purgeRecords(store: ObjectStore, root: string): Promise<PurgeRecord[]> {
-  const out: PurgeRecord[] = [];
-  for (const e of await listPath(store, root, PURGED_DIR)) {
-    const blob = await store.read(e.oid);
-    const r = blob?.type === 'blob' ? parseRecord(blob.data.toString('utf8')) : null;
-    if (r && r.version === e.name) out.push(r);
-  }
-  return out;
+/** A purged note: the version that wrote it, the commit it is attached to, its blob. */
+export interface PurgedNote {
+  version: string;
+  target: string;
+  blob: string;
 }
 
-/** The tombstone blob for a purged note: keeps only the facts that place it. */
-async function tombstoneBlob(store: ObjectStore, blob: string): Promise<string> {
-  const obj = await store.read(blob);
-  let original = null;
-  if (obj) {
-    const decoded = decodeText(obj.data, Math.max(DEFAULT_MAX_BYTES, obj.data.length));
-    if ('text' in decoded) {
-      try {
-        const { handoff, problems } = checkStored(await parseDocument(decoded.text));
-        if (!problems.length) original = handoff;
-      } catch {
-        // an unparseable note keeps nothing
-      }
-    }
-  }
-  return store.write('blob', Buffer.from(toCanonicalYaml(tombstone(original) as Record<string, unknown>), 'utf8'));
+/**
+ * What the caller decides (../app/purge-history.ts): the bytes a purged note becomes (given
+ * its bytes, null when the blob is missing), and the message of a commit that put one in place.
+ */
+export interface NoteRewrite {
+  tombstone(note: Buffer | null): Promise<Buffer>;
+  message(message: string, target: string): string;
 }
 
 export interface Rewrite {
@@ -57,7 +41,7 @@ export interface Rewrite {
  * Replays the history of `tip` with `records` applied and returns the new tip. Writes
  * objects only; moving a ref is the caller's compare-and-swap.
  */
-export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string, records: PurgeRecord[]): Promise<Rewrite> {
+export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string, records: PurgedNote[], how: NoteRewrite): Promise<Rewrite> {
   const purged = new Map(records.map((r) => [r.version, r]));
   const placed = await placements(repo, tip, records.map((r) => r.blob));
   // Every (target, blob) pair a purged blob was ever put at: what each replayed tree is checked for.
@@ -73,18 +57,16 @@ export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string
     const own = purged.get(id);
     const puts = placed.get(id);
     if (!own && !puts && newParents.every((p, i) => p === parents[i])) continue;
-    const obj = await store.read(id);
-    if (!obj || obj.type !== 'commit') throw new ObjectMissing(`commit ${id} is missing from the repository`);
-    const c = parseCommit(obj.data);
+    const c = await requireCommit(store, id);
     let tree = c.tree;
     for (const { target, blob } of copies.values()) {
       const note = await findNote(store, tree, target);
       if (note?.blob !== blob) continue;
-      if (!tombstones.has(blob)) tombstones.set(blob, await tombstoneBlob(store, blob));
+      if (!tombstones.has(blob)) tombstones.set(blob, await store.write('blob', await how.tombstone((await store.read(blob))?.data ?? null)));
       tree = await setNote(store, tree, target, tombstones.get(blob)!);
     }
     const putAt = own?.target ?? puts?.[0].target;
-    const message = putAt ? purgedMessage(parseTrailers(c.message), putAt) : c.message;
+    const message = putAt ? how.message(c.message, putAt) : c.message;
     const newId = await store.write('commit', serializeCommit({ ...c, tree, parents: newParents, message }));
     if (newId !== id) mapping.set(id, newId);
   }
