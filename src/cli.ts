@@ -51,7 +51,7 @@ export async function main(argv: string[], io: Io = processIo(), cwd = process.c
       io.out(renderHelp(command.spec));
       return 0;
     }
-    const code = await command.run(args, { io, cwd, json: Boolean(args.values.json) });
+    const code = await command.run(args, { io, cwd, json: Boolean(args.values.json), version: VERSION });
     return code ?? 0;
   } catch (e) {
     return reportError(asFileSystemRefusal(e, cwd), io, wantsJson);

@@ -4,9 +4,6 @@ import { str } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { UsageError } from '../errors.js';
 
-declare const __VERSION__: string;
-const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
-
 export const command: CommandModule = {
   spec: {
     name: 'mcp',
@@ -30,6 +27,6 @@ export const command: CommandModule = {
     // Refuse at once (exit 1, one line) rather than on every tool call.
     await withRepo(dir, () => undefined);
     const { runMcpServer } = await import('../app/mcp/server.js');
-    return runMcpServer({ dir, version: VERSION, http: args.values.http ? { port } : undefined, log: (l) => ctx.io.err(l) });
+    return runMcpServer({ dir, version: ctx.version, http: args.values.http ? { port } : undefined, log: (l) => ctx.io.err(l) });
   },
 };

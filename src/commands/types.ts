@@ -5,6 +5,8 @@ export interface CommandContext {
   io: Io;
   cwd: string;
   json: boolean;
+  /** this program's version, as `git handoff --version` prints it */
+  version: string;
 }
 
 /** One command: its spec (parser, -h, man page) and what it does. Returns the exit code. */
