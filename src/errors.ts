@@ -7,7 +7,7 @@ export type ExitCode = 1 | 2 | 3 | 4;
 /** Marks our errors across bundles: each command is bundled on its own, so `instanceof` cannot be trusted. */
 const BRAND = Symbol.for('git-handoff.error');
 
-/** A class of ours, or its code: what `isHandoffError` classifies by. */
+/** One of our error classes, as `isHandoffError` takes it: by its static `code`, never by identity. */
 export type HandoffErrorClass<T extends HandoffError = HandoffError> = { code: string; prototype: T };
 
 /**
