@@ -19,13 +19,15 @@ const changes = (steps: PlannedStep[]) => steps.some((s) => s.kind !== 'notice')
 export async function initRepository(repo: Repo, options: InstallOptions, dryRun: boolean): Promise<InstallPlan> {
   requireWorkTree(repo, 'init');
   const steps = await planInstall(repo, options);
+  const changed = changes(steps);
   if (!dryRun) await applyInstall(repo, steps);
-  return { steps, changed: changes(steps), dryRun };
+  return { steps, changed, dryRun };
 }
 
 export async function uninstallRepository(repo: Repo, dryRun: boolean): Promise<InstallPlan> {
   requireWorkTree(repo, 'uninstall');
   const { steps } = await planUninstall(repo);
+  const changed = changes(steps);
   if (!dryRun) await applyUninstall(repo, steps);
-  return { steps, changed: changes(steps), dryRun };
+  return { steps, changed, dryRun };
 }

@@ -1,8 +1,8 @@
 /**
- * Whether a `write` asks for a relay (issue 5): `--relay`, or `handoff.relay.tasksPerSession`
- * (off by default) once the lines `status: completed` in `handoff.relay.stateFile` grew by
- * that many since the last relay mark (seed 003: TASKS_PER_SESSION, GLOBAL_STATE.md).
- * Counted at write time; the baseline is kept per worktree.
+ * Whether a `write` asks for a relay: `--relay`, or `handoff.relay.tasksPerSession` (off by
+ * default) once the lines `status: completed` in `handoff.relay.stateFile` (a task list such
+ * as GLOBAL_STATE.md) grew by that many since the last relay mark. Counted at write time; the
+ * baseline is kept per worktree. The mark is a trailer of the version (docs/format.md).
  */
 import { readFileSync } from 'node:fs';
 import type { Repo } from '../git/repo.js';
