@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { ItemStore } from '../git/item-store.js';
+import { agentActive } from './actor.js';
 import { resolveIdentities } from '../git/identity.js';
 import { defaultPolicy, normalizePolicy, policyHash, POLICY_PATH, type Policy } from '../core/policy.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
@@ -81,12 +82,13 @@ export interface ApproveResult {
   commit: string | null;
 }
 
-/** Records the current file's hash as approved. A person's act: refused for agents. */
-export async function approvePolicy(repo: Repo, req: { dryRun: boolean; agent: boolean }): Promise<ApproveResult> {
+/** Records the current file's hash as approved. A person's act: refused while an agent is acting. */
+export async function approvePolicy(repo: Repo, req: { dryRun: boolean }): Promise<ApproveResult> {
+  const agent = agentActive(repo);
   const items = new ItemStore(repo);
   const p = await loadPolicy(repo, items);
   if (!p.exists) throw new NoPolicy(`there is no ${POLICY_PATH} to approve; the built-in defaults need no approval`);
-  if (req.agent) throw new PersonRequired('only a person approves a policy (an agent session is active or HANDOFF_AGENT is set)');
+  if (agent) throw new PersonRequired('only a person approves a policy (an agent session is active or HANDOFF_AGENT is set)');
   if (p.approved) return { hash: p.hash!, unchanged: true, dryRun: req.dryRun, commit: null };
   if (req.dryRun) return { hash: p.hash!, unchanged: false, dryRun: true, commit: null };
   const ids = await resolveIdentities(repo);

@@ -8,7 +8,8 @@ import { branchContaining, resolveCommit } from '../git/reachability.js';
 import { decideTransition } from '../core/item-states.js';
 import type { ItemState, WorkItemRef } from '../core/work-item.js';
 import { receiptId, type Receipt } from '../core/receipt.js';
-import { agentActive, lastReceipt, openItem, receiptTime, refuseSecrets, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
+import { lastReceipt, openItem, receiptTime, refuseSecrets, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
+import { agentActive } from './actor.js';
 import { TransitionRefused } from '../errors.js';
 
 async function record(

@@ -90,12 +90,6 @@ export function resolveSession(repo: Repo, flag: string | undefined): string | n
   return currentSession(readSessions(repo.gitDir), undefined)?.session_id ?? null;
 }
 
-/** True when an agent is acting: HANDOFF_AGENT is set or an agent hook's session is active. */
-export function agentActive(repo: Repo): boolean {
-  if (process.env.HANDOFF_AGENT) return true;
-  return readSessions(repo.gitDir).some((s) => !s.ended_at);
-}
-
 /** The document language: the flag, else `handoff.lang`, else English. */
 export async function resolveLang(repo: Repo, flag: string | undefined): Promise<Lang> {
   if (flag !== undefined) {

@@ -2,7 +2,6 @@ import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { approvePolicy, currentPolicy } from '../app/policy.js';
-import { agentActive } from '../app/work-items.js';
 import { toCanonicalYaml } from '../core/canonical.js';
 import { UsageError } from '../errors.js';
 
@@ -21,7 +20,7 @@ export const command: CommandModule = {
     if (action !== undefined && action !== 'approve') throw new UsageError(`policy: unknown action '${action}' (the only one is 'approve')`);
     const dryRun = Boolean(args.values['dry-run']);
     if (action === 'approve') {
-      const r = await withRepo(ctx.cwd, (repo) => approvePolicy(repo, { dryRun, agent: agentActive(repo) }));
+      const r = await withRepo(ctx.cwd, (repo) => approvePolicy(repo, { dryRun }));
       if (ctx.json) return void ctx.io.json({ ok: true, hash: r.hash, approved: !r.dryRun || r.unchanged, unchanged: r.unchanged, dry_run: r.dryRun });
       if (r.unchanged) return void ctx.io.out(`unchanged: policy ${r.hash} is already approved\n`);
       return void ctx.io.out(r.dryRun ? `dry run: would approve policy ${r.hash}; nothing was written\n` : `approved policy ${r.hash}\n`);
