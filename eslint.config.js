@@ -41,12 +41,16 @@ export default tseslint.config(
       // Control characters are matched on purpose (YAML quoting, terminal-safe output, the
       // secret scanner), always written as escapes; the rule flags every one of them.
       'no-control-regex': 'off',
+      // An async generator cannot be an arrow function, so a method returning one reaches
+      // its object through `self`; any other alias of `this` is still an error.
+      '@typescript-eslint/no-this-alias': ['error', { allowedNames: ['self'] }],
     },
   },
   {
     // Tests read the CLI's JSON output and poke at protocol messages: `any` is their shape.
     files: ['test/**/*.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+    // Expected output is matched column for column; `/  x/` reads as the output looks.
+    rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-regex-spaces': 'off' },
   },
   {
     files: ['**/*.cjs'],
