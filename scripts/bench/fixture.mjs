@@ -61,7 +61,12 @@ export function handoffYaml(i, target, tree, recent) {
  * Builds `dir` with `commits` commits on main and `versions` handoff versions targeting the
  * last `versions` commits (the newest version targets HEAD~`behind`).
  */
-export function buildFixture(dir, { commits, versions, behind = 2 }) {
+export function buildFixture(dir, { commits, versions, behind = 2, phases = {} }) {
+  let t = Date.now();
+  const phase = (name) => {
+    phases[name] = (phases[name] ?? 0) + (Date.now() - t) / 1000;
+    t = Date.now();
+  };
   mkdirSync(dir, { recursive: true });
   execFileSync('git', ['init', '-q', '--initial-branch=main', dir], { env: { ...process.env, ...BENCH_ENV } });
   const parts = [];
@@ -77,12 +82,14 @@ export function buildFixture(dir, { commits, versions, behind = 2 }) {
     );
   }
   let input = parts.join('');
+  phase('history text');
   const run = (stream) => {
     const r = spawnSync('git', ['fast-import', '--quiet', '--export-marks=marks'], { cwd: dir, input: stream, env: { ...process.env, ...BENCH_ENV }, maxBuffer: 1 << 28 });
     if (r.status !== 0) throw new Error(`fast-import failed: ${r.stderr}`);
   };
   run(input);
-  if (!versions) return;
+  phase('fast-import of the history');
+  if (!versions) return phases;
   // Resolve the marks to ids and trees for realistic note content.
   const marks = new Map(
     execFileSync('cat', ['marks'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 })
@@ -91,6 +98,7 @@ export function buildFixture(dir, { commits, versions, behind = 2 }) {
       .map((l) => l.split(' '))
       .map(([m, id]) => [Number(m.slice(1)), id]),
   );
+  phase('marks');
   const notes = [];
   const firstTarget = commits - behind - versions + 1;
   for (let j = 0; j < versions; j++) {
@@ -107,7 +115,12 @@ export function buildFixture(dir, { commits, versions, behind = 2 }) {
       '\n',
     );
   }
-  const r = spawnSync('git', ['fast-import', '--quiet'], { cwd: dir, input: notes.join(''), env: { ...process.env, ...BENCH_ENV }, maxBuffer: 1 << 28 });
+  const noteText = notes.join('');
+  phase('notes text');
+  const r = spawnSync('git', ['fast-import', '--quiet'], { cwd: dir, input: noteText, env: { ...process.env, ...BENCH_ENV }, maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error(`fast-import (notes) failed: ${r.stderr}`);
+  phase('fast-import of the notes');
   execFileSync('git', ['checkout', '-q', '-f', 'main'], { cwd: dir, env: { ...process.env, ...BENCH_ENV } });
+  phase('checkout');
+  return phases;
 }
