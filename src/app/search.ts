@@ -5,6 +5,7 @@
  */
 import type { Repo } from '../git/repo.js';
 import { loadSearchIndex, type IndexedVersion } from '../git/search-index.js';
+import { indexEntryReader } from './search-index-entry.js';
 import { fold, foldIndexed, matchFields, mayMatch, queryTerms } from '../core/search.js';
 import { UsageError } from '../errors.js';
 
@@ -72,7 +73,7 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   // JSON escapes quotes and backslashes: the prefilter looks for what the line holds.
   const escaped = terms.map((t) => ({ ...t, text: JSON.stringify(t.text).slice(1, -1) }));
 
-  const { lines } = await loadSearchIndex(repo);
+  const { lines } = await loadSearchIndex(repo, indexEntryReader(repo));
   // The index holds NFKC text already, so the haystack only needs the cheap part of
   // folding, in one pass; lower-casing never adds or removes a newline.
   const foldedLines = foldIndexed(lines.join('\n')).split('\n');

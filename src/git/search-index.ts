@@ -10,13 +10,9 @@ import { join } from 'node:path';
 import type { Repo } from './repo.js';
 import { HandoffStore } from './handoff-store.js';
 import { NOTES_REF } from './repo.js';
-import { isoUtc } from './identity.js';
 import { parseTrailers } from './objects.js';
 import { findNote } from './notes-tree.js';
-import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
-import { parseDocument } from '../core/parse.js';
-import { checkStored } from '../core/schema.js';
-import { searchableFields, type FieldText } from '../core/search.js';
+import type { FieldText } from '../core/search.js';
 import { GitFailed } from '../errors.js';
 import { isObjectId } from '../core/object-id.js';
 
@@ -39,6 +35,21 @@ export interface IndexedVersion {
   summary?: string;
 }
 
+/** A version as the history holds it: what the index line is made of (../app/search-index-entry.ts). */
+export interface StoredVersion {
+  id: string;
+  /** committer time, seconds */
+  t: number;
+  target: string;
+  /** the branch its trailer names (null: none); undefined for a native note */
+  branch: string | null | undefined;
+  /** the note's bytes, null when the history does not hold them */
+  note: Buffer | null;
+}
+
+/** The caller's reading of one version (the note parsed and checked): its index line. */
+export type DescribeVersion = (v: StoredVersion) => Promise<IndexedVersion>;
+
 export function searchIndexPath(repo: Repo): string {
   return join(repo.paths.commonDir, 'handoff', 'search-index.jsonl');
 }
@@ -56,7 +67,7 @@ export function dropSearchIndex(repo: Repo): void {
  * Brings the index up to the tip and returns its raw lines (parsing is left to the caller,
  * who parses only the lines its prefilter keeps).
  */
-export async function loadSearchIndex(repo: Repo, ignoreFile = false): Promise<{ lines: string[]; added: number }> {
+export async function loadSearchIndex(repo: Repo, describe: DescribeVersion, ignoreFile = false): Promise<{ lines: string[]; added: number }> {
   const file = searchIndexPath(repo);
   const store = new HandoffStore(repo);
   const tip = await store.tip();
@@ -91,9 +102,9 @@ export async function loadSearchIndex(repo: Repo, ignoreFile = false): Promise<{
   // The tip the index was last brought up to must be an ancestor of today's; when it is
   // not, the history was rewritten (`purge` removing a leaked secret) and the index is
   // rebuilt, so no text of a purged version survives in it.
-  if (lastTip && !(await isAncestor(repo, lastTip, tip))) return loadSearchIndex(repo, true);
+  if (lastTip && !(await isAncestor(repo, lastTip, tip))) return loadSearchIndex(repo, describe, true);
 
-  const fresh = (await readVersionsSince(repo, tip, lastTip)).filter((e) => !known.has(e.id)).map((e) => JSON.stringify(e));
+  const fresh = (await readVersionsSince(repo, tip, lastTip, describe)).filter((e) => !known.has(e.id)).map((e) => JSON.stringify(e));
   {
     const out = [...fresh, JSON.stringify({ tip })].join('\n');
     try {
@@ -120,7 +131,7 @@ async function isAncestor(repo: Repo, ancestor: string, tip: string): Promise<bo
  * names every commit's changed notes, one `git cat-file --batch` reads their blobs. (The
  * object store reads one object at a time and keeps each; 50,000 versions need neither.)
  */
-async function readVersionsSince(repo: Repo, tip: string, since: string | null): Promise<IndexedVersion[]> {
+async function readVersionsSince(repo: Repo, tip: string, since: string | null, describe: DescribeVersion): Promise<IndexedVersion[]> {
   const log = await repo.runGit(
     ['log', '--no-abbrev', '--raw', '--no-renames', '--root', '--no-color', '--format=%x1e%H %ct %P%x1f%B%x1f', tip, ...(since ? [`^${since}`] : []), '--'],
     { readOnly: true },
@@ -160,11 +171,9 @@ async function readVersionsSince(repo: Repo, tip: string, since: string | null):
     found.push({ id, t: Number(ct), target: target!, blob: blob ?? '', branch: kind ? (trailers['Handoff-Branch'] ?? null) : undefined });
   }
   const blobs = await readBlobs(repo, found.map((f) => f.blob).filter(Boolean));
-  const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
   const out: IndexedVersion[] = [];
   const store = new HandoffStore(repo);
   for (const f of found) {
-    const bad = (): IndexedVersion => ({ id: f.id, t: f.t, d: isoUtc(f.t), b: f.branch ?? null, g: f.target, v: 0 });
     let data = f.blob ? blobs.get(f.blob) : undefined;
     if (!data && !f.blob && f.branch !== undefined) {
       // Our version whose note did not change (the same content again, e.g. a relay mark):
@@ -173,39 +182,7 @@ async function readVersionsSince(repo: Repo, tip: string, since: string | null):
       const note = await findNote(repo.objects, commit.tree, f.target);
       data = (note && (await repo.objects.read(note.blob))?.data) || undefined;
     }
-    if (!data) {
-      out.push(bad());
-      continue;
-    }
-    const decoded = decodeText(data, maxBytes);
-    if ('problem' in decoded) {
-      out.push(bad());
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = await parseDocument(decoded.text);
-    } catch {
-      out.push(bad());
-      continue;
-    }
-    const { handoff, problems } = checkStored(value);
-    const branch = f.branch === undefined ? (typeof handoff.branch === 'string' ? handoff.branch : null) : f.branch;
-    if (problems.length) {
-      out.push({ ...bad(), b: branch });
-      continue;
-    }
-    out.push({
-      id: f.id,
-      t: f.t,
-      d: typeof handoff.date === 'string' ? handoff.date : isoUtc(f.t),
-      b: branch,
-      g: f.target,
-      v: 1,
-      status: handoff.status,
-      summary: typeof handoff.summary === 'string' ? handoff.summary.split('\n')[0] : undefined,
-      f: searchableFields(handoff),
-    });
+    out.push(await describe({ id: f.id, t: f.t, target: f.target, branch: f.branch, note: data ?? null }));
   }
   return out;
 }
