@@ -8,9 +8,9 @@ export interface GitRunOptions {
   cwd?: string;
   input?: string | Buffer;
   env?: NodeJS.ProcessEnv;
-  /** Read-only calls run with GIT_OPTIONAL_LOCKS=0 (DESIGN.md "Storage in git notes"). */
+  /** Read-only calls run with GIT_OPTIONAL_LOCKS=0, so a read never takes a lock a writer waits on (docs/architecture.md). */
   readOnly?: boolean;
-  /** network steps (issue 14): stop git once the call has run this long */
+  /** network steps: stop git once the call has run this long */
   deadlineMs?: number;
   /** network steps: stop git once it has printed nothing (progress included) for this long */
   stallMs?: number;

@@ -95,7 +95,7 @@ export class RelayStore {
     return p;
   }
 
-  /** Moves an accepted prompt to `archive/` (seed 003: archived, not deleted). */
+  /** Moves an accepted prompt to `archive/` (archived, not deleted: what a session was told stays readable). */
   archivePrompt(relayId: string): string {
     this.ensure('archive');
     const to = this.path('archive', `${relayId}.md`);
