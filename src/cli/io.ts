@@ -4,8 +4,10 @@
  * `process.stdout` loads Node's whole stream stack, a measurable part of a hook's budget.
  */
 import { fstatSync, readFileSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Painter } from '../core/bookmark.js';
 import type { Io } from '../app/io.js';
+import { InvalidInput } from '../errors.js';
 
 /**
  * `tty.isatty`, asked only of a character device: loading `node:tty` costs Node's network
@@ -96,4 +98,13 @@ export async function readStdinBytes(io: Io): Promise<Buffer | null> {
 export async function readStdin(io: Io): Promise<Buffer | null> {
   const buf = await readStdinBytes(io);
   return buf === null || buf.length === 0 || buf.toString('utf8').trim() === '' ? null : buf;
+}
+
+/** An input document named on the command line (relative to `cwd`); one line naming the file when it cannot be read. */
+export function readInputFile(cwd: string, file: string): Buffer {
+  try {
+    return readFileSync(resolve(cwd, file));
+  } catch (e) {
+    throw new InvalidInput(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
 }

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
-import { readStdin } from '../cli/io.js';
+import { readInputFile, readStdin } from '../cli/io.js';
 import { importHandoff, IMPORT_FORMATS, type ImportFormat } from '../app/import.js';
 import { InvalidInput, UsageError } from '../errors.js';
 
@@ -26,15 +24,7 @@ export const command: CommandModule = {
     const format = (str(args.values.format) ?? 'auto') as ImportFormat;
     if (!IMPORT_FORMATS.includes(format)) throw new UsageError(`import: --format must be one of ${IMPORT_FORMATS.join(', ')}, not '${format}'`);
     const file = args.positionals[0];
-    let bytes: Buffer | null;
-    if (file === '-') bytes = await readStdin(ctx.io);
-    else {
-      try {
-        bytes = readFileSync(resolve(ctx.cwd, file));
-      } catch (e) {
-        throw new InvalidInput(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-      }
-    }
+    const bytes = file === '-' ? await readStdin(ctx.io) : readInputFile(ctx.cwd, file);
     if (!bytes || bytes.length === 0) throw new InvalidInput(`${file === '-' ? 'stdin' : file} is empty`);
     const r = await withRepo(ctx.cwd, (repo) => importHandoff(repo, { bytes, name: file === '-' ? 'stdin' : file, format, dryRun: Boolean(args.values['dry-run']) }));
     for (const s of r.unknownSections) ctx.io.err(`git handoff: note: section '${s}' is not part of the convention; kept in the summary`);

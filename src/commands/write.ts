@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION, list, str } from './types.js';
 import { withRepo } from '../app/repository.js';
 import type { ListField, WriteResult } from '../app/write.js';
 import { writeWithRelayMark } from '../app/relay-mark.js';
-import { readStdin } from '../cli/io.js';
+import { readInputFile, readStdin } from '../cli/io.js';
 import { InvalidInput, UsageError } from '../errors.js';
 
 const LIST_FLAG_FIELDS: Record<string, ListField> = {
@@ -89,11 +87,7 @@ export const command: CommandModule = {
     let inputName = 'stdin';
     if (file !== undefined && file !== '-') {
       inputName = file;
-      try {
-        input = readFileSync(resolve(ctx.cwd, file));
-      } catch (e) {
-        throw new InvalidInput(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-      }
+      input = readInputFile(ctx.cwd, file);
       if (input.length === 0) throw new InvalidInput(`${file} is empty`);
     } else {
       input = await readStdin(ctx.io);
