@@ -14,7 +14,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_DIR = join(root, '.agent-clis');
 
 // The Factory wrapper on the registry lags its binary package: the platform package is
-// installed directly (issue 17).
+// installed directly.
 const PACKAGES = {
   '@anthropic-ai/claude-code': '2.1.332',
   '@openai/codex': '0.171.0',

@@ -1,5 +1,5 @@
 // `git handoff search` on the benchmark's 5,000-version fixture and on a 50,000-version one,
-// next to `node -e 0` (issue 16): a cold index (the first search of a clone) and a warm one,
+// next to `node -e 0`: a cold index (the first search of a clone) and a warm one,
 // for a rare query and for a common one (every version matches; -n 20 prints the newest).
 //   npm run build && node scripts/bench-search.mjs [--runs N] [--sizes 5000,50000] [--keep]
 import { spawnSync } from 'node:child_process';

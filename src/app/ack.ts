@@ -1,5 +1,5 @@
 /**
- * `git handoff ack`: the new session's answer to a relay (seed 003: HANDOFF_ACK.md
+ * `git handoff ack`: the new session's answer to a relay (HANDOFF_ACK.md
  * `status: accepted | failed`). The relay comes from HANDOFF_RELAY_ID. `accepted` is
  * refused, and recorded as failed, when the prompt is stale: a newer version exists.
  */

@@ -1,5 +1,5 @@
 /**
- * `git handoff hook <event> --agent A`: the agent hooks (issue 5). Gather (the agent's
+ * `git handoff hook <event> --agent A`: the agent hooks. Gather (the agent's
  * JSON, the recorded session, the latest handoff) -> decide (`core/agent-session.ts`) ->
  * act (store the session, answer in the agent's format). Never in the agent's way: bad
  * input or an internal error is one line on stderr, nothing on stdout, exit 0. Silent in a

@@ -1,5 +1,5 @@
 /**
- * `doctor`'s check of what `init` set up (issue 6): the install record says which
+ * `doctor`'s check of what `init` set up: the install record says which
  * installers ran; planning them again yields exactly what is missing or was changed since
  * (their plans are empty when all is in place), and `--fix` applies that plan.
  */

@@ -1,6 +1,6 @@
 /**
  * `doctor`: checks what can go wrong around the handoff history without anyone doing
- * anything wrong (issue 6): notes orphaned by a server-side squash or rebase merge, a lock
+ * anything wrong: notes orphaned by a server-side squash or rebase merge, a lock
  * left by a killed writer, hooks and config that `init` set and that went missing.
  * `--fix` repairs what it safely can and reports the rest.
  */
@@ -19,7 +19,7 @@ import { checkAgentTrust } from './doctor-agents.js';
 export type FindingKind = 'orphan' | 'lock' | 'install' | 'agent';
 
 /**
- * How a finding counts (issue 11: a finding and `healthy` always agree): `fixable` until
+ * How a finding counts (a finding and `healthy` always agree): `fixable` until
  * `--fix` repairs it, then `fixed`; `problem` needs the user and makes doctor unhealthy;
  * `note` is worth knowing and needs nothing (a leftover of an ordinary local rewrite, a
  * note waiting for a fetch, a lock a live writer holds).
@@ -110,7 +110,7 @@ export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorR
 /**
  * A note whose commit is not in this clone may be on a commit this clone has not fetched
  * yet: moving it by patch id or tree would put it on a stale copy and take it off its real
- * commit (issue 6). It is taken as gone only when its branch is known nowhere here (no
+ * commit. It is taken as gone only when its branch is known nowhere here (no
  * local branch, no remote-tracking branch of that name), and even then only onto a commit
  * made after the note was written; `--reattach-missing` lifts both.
  */

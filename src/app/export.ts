@@ -1,6 +1,6 @@
 /**
  * `export`: the latest handoff (or `--version V`) as `.tasks/NEXT_SESSION.md`, JSON or
- * YAML (issue 5). JSON and YAML carry every field; next-session the fields of its convention.
+ * YAML. JSON and YAML carry every field; next-session the fields of its convention.
  */
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';

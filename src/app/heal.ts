@@ -1,5 +1,5 @@
 /**
- * Squash and rebase merges done on a forge heal themselves (issue 14). After `git pull`
+ * Squash and rebase merges done on a forge heal themselves. After `git pull`
  * (or a checkout) brings commits that carry the tree (a squash merge) or the patch (a
  * rebase merge) of commits whose handoffs are not on this branch, each such handoff
  * follows onto its new commit as a new version of the current branch, so `show` there

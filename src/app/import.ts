@@ -89,7 +89,7 @@ export async function importHandoff(repo: Repo, req: ImportRequest): Promise<Imp
   if ('problem' in decoded) throw new InvalidInput(decoded.problem.message.replace(/^input/, req.name));
   const nextSession = req.format === 'next-session' || (req.format === 'auto' && looksLikeNextSession(decoded.text));
   if (!nextSession && req.format === 'auto' && (/\.(md|markdown)$/i.test(req.name) || (!/\.(ya?ml|json)$/i.test(req.name) && (await readsAsMarkdown(decoded.text))))) {
-    // Read as YAML, Markdown is a comment and a stray `key: value` (issue 11): say which format reads it.
+    // Read as YAML, Markdown is a comment and a stray `key: value`: say which format reads it.
     throw new InvalidInput(
       `${req.name} is Markdown but not a .tasks/NEXT_SESSION.md ('# Next session handoff' and '## ' sections such as Open tracks, Ask the user, Don't do); put it in that format (see 'git handoff export --format next-session'), or give YAML or JSON with --format yaml`,
     );
@@ -102,7 +102,7 @@ export async function importHandoff(repo: Repo, req: ImportRequest): Promise<Imp
   const latest = (await new HandoffStore(repo).latest({ branch: repo.headBranch() })).version;
   // What the file shows as the latest version shows it is the latest version's, byte for byte
   // (Markdown drops a trailing newline, an indent): export -> import appends nothing, and
-  // an edit changes only what was edited (issue 11).
+  // an edit changes only what was edited.
   if (latest) {
     const base = userContent(latest.handoff) as Obj;
     const shown = (await readNextSession(renderNextSession(base as Handoff, typeof latest.handoff.date === 'string' ? latest.handoff.date : ''), req.name)).handoff as Obj;

@@ -1,5 +1,5 @@
 /**
- * Legacy JSON receipts, read-only (issue 4): `.harness/sessions/` and `.harness/eval-runs/`
+ * Legacy JSON receipts, read-only: `.harness/sessions/` and `.harness/eval-runs/`
  * of the work tree. A receipt there is named by its file (`<id>.json`) or by its `id` field.
  */
 import { readdirSync, statSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Reads the task board for mid-task capture: `handoff.statusFile` (relative to the top of
  * the work tree) or `.tasks/STATUS.md`. No file, an unreadable one, or no active task:
- * null, and the write goes on without it (seed 002: "записать handoff без mid-task
+ * null, and the write goes on without it ("записать handoff без mid-task
  * секции, не блокировать").
  */
 import { readFileSync, statSync } from 'node:fs';

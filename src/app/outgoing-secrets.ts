@@ -1,5 +1,5 @@
 /**
- * The scan before a push (issue 12): every version the remote lacks is scanned again, so a
+ * The scan before a push: every version the remote lacks is scanned again, so a
  * note written by another tool or by hand (`git notes --ref handoff add`), or before the
  * rules knew its format, is not spread to every clone. A hit refuses the push, names the
  * version and field, and gives the way out: `purge` (or the allow list for a false positive).

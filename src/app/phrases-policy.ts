@@ -1,6 +1,6 @@
 /**
  * The phrase lists in effect: the built-in ones, replaced list by list by the `phrases`
- * key of the policy file `.harness/session-workflow.yaml` (issue 5) when that file is
+ * key of the policy file `.harness/session-workflow.yaml` when that file is
  * trusted (its hash approved with `git handoff policy approve`, as for every other use of
  * the policy). Never throws: a problem is one line, and the built-in lists apply.
  */

@@ -1,5 +1,5 @@
 /**
- * `purge`: removes a leaked secret from the handoff history (issue 6). The version's note
+ * `purge`: removes a leaked secret from the handoff history. The version's note
  * becomes a tombstone, the history from there is replayed, a record `purged/<version>`
  * tells other clones to do the same on their next sync, and the reflog entries that still
  * reach the old commits are dropped. Remotes keep the old history until `sync --force`.
@@ -63,7 +63,7 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
     }
     if (cas !== 'ok') continue;
     await expireUnreachableReflogs(repo, [NOTES_REF]);
-    // The search cache holds every version's text: the purged one goes with it (issue 16).
+    // The search cache holds every version's text: the purged one goes with it.
     dropSearchIndex(repo);
     return result;
   }
@@ -78,7 +78,7 @@ async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, recor
   for (const r of records) tree = await writePath(objects, tree, recordPath(r.version), await objects.write('blob', Buffer.from(formatRecord(r), 'utf8')));
   const ids = await resolveIdentities(repo);
   // Dated like the commit it follows, not "now": the dry run then names the very commit the
-  // real run makes (issue 11: the dry run predicted one id and the run made another).
+  // real run makes (the dry run predicted one id and the run made another).
   const when = { timestamp: last.committer.timestamp, tz: last.committer.tz };
   const trailers = ['Handoff-Kind: repair', ...records.map((r) => `Handoff-Purged: ${r.version}`)];
   const message = `purge ${records.length === 1 ? 'a version' : `${records.length} versions`} from the handoff history\n\n${trailers.join('\n')}\n`;

@@ -1,6 +1,6 @@
 /**
  * Whether the last fetched remote history holds versions this clone lacks, for `show`'s
- * one-line notice (issue 6). Cheap on purpose: two ref reads; when the tips differ, a short
+ * one-line notice. Cheap on purpose: two ref reads; when the tips differ, a short
  * in-process walk; git runs only when the remote really has something new (or the walk is long).
  */
 import type { Repo } from '../git/repo.js';

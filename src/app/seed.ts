@@ -35,7 +35,7 @@ function repositoryPath(repo: Repo): string {
 }
 
 /**
- * Project and repository (issue 11): the provider's `owner/repo` for a github item; for a
+ * Project and repository: the provider's `owner/repo` for a github item; for a
  * local one the repository's own folder, and its hosted remote when origin is one (a path
  * to a bare repository on this disk names nothing the next session needs), else its path.
  */

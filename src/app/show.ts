@@ -39,7 +39,7 @@ export interface ShowResult {
   remoteAhead: RemoteAhead | null;
   /** no handoff history here at all, nothing fetched, but this remote is configured (a fresh clone) */
   freshCloneRemote?: string | null;
-  /** concurrent versions of sessions whose work the shown one does not continue (issue 14) */
+  /** concurrent versions of sessions whose work the shown one does not continue */
   diverged?: ReadVersion[];
 }
 
@@ -49,7 +49,7 @@ export function selectionFor(repo: Repo, req: { branch?: string; all?: boolean }
 }
 
 /**
- * The selection, refusing a `--branch` that has no version (issue 11: never silently the
+ * The selection, refusing a `--branch` that has no version (never silently the
  * newest of another branch), naming the branches that have one. With no history at all
  * there is nothing to substitute, so that stays "no handoff".
  */
@@ -100,7 +100,7 @@ async function freshCloneRemote(repo: Repo): Promise<string | null> {
 }
 
 /**
- * DESIGN.md "Due": a non-excluded commit on the current branch since the version's head.
+ * README.md "Hooks": a non-excluded commit on the current branch since the version's head.
  * Walks HEAD's first parents back to that head (or the commit the note now sits on after a
  * rewrite); when neither is found, only commits newer than the version count.
  */

@@ -59,7 +59,7 @@ export async function itemStatus(repo: Repo, ref: WorkItemRef, opts: { keepGoing
   try {
     remote = await inspectRemote(ctx);
   } catch (e) {
-    // Listing every item, one tracker that cannot be read hides none of the others (review of issue 11).
+    // Listing every item, one tracker that cannot be read hides none of the others.
     if (!opts.keepGoing || !isHandoffError(e, ProviderFailed)) throw e;
     remoteError = e.message;
   }

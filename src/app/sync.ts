@@ -1,7 +1,7 @@
 /**
  * `sync`: fetch the remote's handoff history, merge it with ours losing no version, push
  * the result with a compare-and-swap on what we fetched, retried when the remote moves
- * meanwhile (issue 6). The remote is pushed before our own ref moves, so a remote that
+ * meanwhile. The remote is pushed before our own ref moves, so a remote that
  * refuses leaves the local history exactly as it was.
  *
  * Issue 14: retries back off with jitter inside a time budget (`handoff.sync.timeout`)
@@ -42,7 +42,7 @@ export async function configuredBudget(repo: Repo, key: string, fallbackSeconds:
   return networkBudget(seconds, stall, key);
 }
 
-/** Seconds from config; a value that is not a positive number is warned about (issue 11's rule) and replaced. */
+/** Seconds from config; a value that is not a positive number is warned about and replaced (a value that cannot be used is never a silent default). */
 function positive(key: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value.trim().replace(/s$/, ''));
@@ -131,7 +131,7 @@ async function syncRounds(repo: Repo, store: HandoffStore, remote: string, req: 
   let localLockSince = 0;
   let attempt = 0;
   // Work between the fetch and the push widens the window in which another clone's push
-  // makes ours stale (issue 14): what does not change between attempts is read once, and
+  // makes ours stale: what does not change between attempts is read once, and
   // the version counts are read only for the attempt that went through.
   let ids: Promise<Identities> | null = null;
   const identities = () => (ids ??= resolveIdentities(repo));

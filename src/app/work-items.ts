@@ -72,7 +72,7 @@ export async function openItem(repo: Repo, ref: WorkItemRef, opts: { write: bool
 }
 
 /**
- * DESIGN.md "Safety rules on every write": what the user gives (a title, acceptance, scope,
+ * README.md "The handoff (schema 1)": what the user gives (a title, acceptance, scope,
  * the handoff document) is scanned before anything is written; a hit aborts, masked.
  */
 export async function refuseSecrets(repo: Repo, given: Record<string, string | null | undefined>): Promise<void> {
@@ -101,7 +101,7 @@ export async function resolveLang(repo: Repo, flag: string | undefined): Promise
   if (configured === undefined) return 'en';
   const v = configured.trim().toLowerCase();
   if (LANGS.includes(v as Lang)) return v as Lang;
-  // A config value that cannot be used is a warning, never a silent default (issue 11).
+  // A config value that cannot be used is a warning, never a silent default.
   noteConfigWarning('handoff.lang', configured, `handoff.lang '${configured}' is not a language of the templates (${LANGS.join(', ')}); using en`);
   return 'en';
 }

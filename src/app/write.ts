@@ -193,7 +193,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   let docSession: string | undefined;
   let inputSetsMidTask = false;
   const carried = latest.version ? (userContent(latest.version.handoff) as Obj) : {};
-  // session_id names the session that wrote this version: never inherited (issue 11).
+  // session_id names the session that wrote this version: never inherited.
   delete carried.session_id;
   if (req.input) {
     const decoded = decodeText(req.input, maxBytes);
@@ -241,7 +241,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     head: facts.head,
     head_tree: facts.headTree,
     head_patch_id: pid,
-    // Tool-filled text is masked rather than blocking (DESIGN.md): a commit subject may leak.
+    // Tool-filled text is masked rather than blocking: a commit subject may leak, and the commit is already made.
     recent_commits: facts.recent.map(([id, subject]) => `${id}: ${maskSecrets(subject, allow)}`),
     content_hashes: hashes,
   } as Handoff);
@@ -284,7 +284,7 @@ async function checkUnknownFields(repo: Repo, doc: Obj, req: WriteRequest, warni
 }
 
 /**
- * Mid-task capture (issue 16): unless the input sets `mid_task`, the active task of the
+ * Mid-task capture: unless the input sets `mid_task`, the active task of the
  * task board fills it; a board with no active task clears one carried forward; no board
  * leaves what there is.
  */

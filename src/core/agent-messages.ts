@@ -1,10 +1,10 @@
 /**
- * The words the agent hooks put in front of the model (issue 5; the read and write modes
- * and the closing ritual of seed 001). Pure: facts in, text out. Every message starts with
+ * The words the agent hooks put in front of the model (the read and write modes
+ * and the closing ritual). Pure: facts in, text out. Every message starts with
  * "git handoff:" so a reader of the transcript knows where it came from.
  */
 
-/** The fields a handoff carries, in the order `write` expects them (DESIGN.md "The handoff"). */
+/** The fields a handoff carries, in the order `write` expects them (docs/format.md "The note"). */
 export const WRITE_FIELDS =
   'summary (where the work stands, key decisions), cursor.last_discussed, cursor.pending_questions (at most 3), cursor.next_step, soft_context.tone and .notes, open_tracks [{name, readiness, entry_point}], ask_user, guards (don\'t-do items), memory_updates, mid_task {slug, where_stopped} when work stopped in the middle; empty lists stay []';
 
@@ -70,7 +70,7 @@ function languageOf(text: string): 'ru' | 'zh' | 'en' {
   return 'en';
 }
 
-/** An ambiguous closing phrase: ask, do not guess (seed 001). */
+/** An ambiguous closing phrase: ask, do not guess. */
 export function askScopeContext(matched: string | null): string {
   const q = QUESTIONS[languageOf(matched ?? '')];
   return `git handoff: ${matched ? `"${matched}"` : 'this message'} may end the session or only the current task. Before anything else ask the user: ${q} Write the handoff only if they mean the session.`;

@@ -1,5 +1,5 @@
 /**
- * What the agent hooks decide, given the recorded sessions and the event (issue 5). Pure:
+ * What the agent hooks decide, given the recorded sessions and the event. Pure:
  * the state before and the facts in, the state after and the answer out. Each session has
  * its own record, so two agents in one worktree never judge or overwrite each other. The
  * use cases in `src/app/agent-hook.ts` gather the facts and store the state.
@@ -79,7 +79,7 @@ export type PromptAnswer =
 
 /**
  * A session-end phrase: write the handoff now, and propose the closing ritual once per
- * session (seed 001: a declined ritual is not proposed again). Ambiguous: ask. Anything
+ * session (a declined ritual is not proposed again). Ambiguous: ask. Anything
  * else, task phrases included: say nothing.
  */
 export function decidePrompt(state: SessionState, cls: PhraseClass, now: string): { state: SessionState; answer: PromptAnswer } {

@@ -1,5 +1,5 @@
 /**
- * Delivery authorization (issue 4; the source's "交付授权回执"): a receipt recording the
+ * Delivery authorization (the source's "交付授权回执"): a receipt recording the
  * scope, a retry budget and the facts it rests on (work item, branch, base, head, PR and
  * checks). A session switch, a normal commit or a rebase inside the scope needs no new
  * confirmation; the authorization is void once a recorded fact no longer holds. Pure.

@@ -1,6 +1,6 @@
 /**
- * The bookmark `show` prints at session start: 15-30 lines, cursor first (DESIGN.md and
- * the cadence source: "a short bookmark: the cursor, canonical pointers, soft context").
+ * The bookmark `show` prints at session start: 15-30 lines, cursor first (README.md "Everyday use";
+ * the cadence method's words: "a short bookmark: the cursor, canonical pointers, soft context").
  * Pure: a view in, lines out; colour is applied by the caller's painter.
  */
 import type { Handoff } from './schema.js';
@@ -50,7 +50,7 @@ export function renderBookmark(view: BookmarkView, paint: Painter = plainPainter
   ].filter(Boolean);
   const out: string[] = [...view.notices.map((n) => paint.warn(n)), paint.heading(head.join(' · '))];
   if (h.summary?.trim()) out.push(...h.summary.trim().split('\n').slice(0, 3).map((l) => oneLine(l)));
-  // Nothing written is invisible (issue 11): a misspelled `sumary` would otherwise look empty.
+  // Nothing written is invisible: a misspelled `sumary` would otherwise look empty.
   const unknown = findUnknownFields(h as Record<string, unknown>).filter((u) => u.hasContent);
   if (unknown.length) out.push(paint.warn(oneLine(`unknown fields (not part of the schema, shown by 'show --json'): ${unknown.map((u) => u.path).join(', ')}`)));
 

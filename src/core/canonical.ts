@@ -1,6 +1,6 @@
 /**
  * Canonical YAML: one spelling for one content, so the same handoff always hashes the same
- * (DESIGN.md: UTF-8, LF, trailing newline, keys in schema order). Our own emitter rather
+ * (docs/format.md "The note": UTF-8, LF, trailing newline, keys in schema order). Our own emitter rather
  * than a library's dump, whose style choices may change between versions and so change
  * hashes. Every output is plain YAML 1.2 that any reader (and js-yaml) loads back equal.
  */
@@ -36,7 +36,6 @@ const PLAIN_ASCII = /^[A-Za-z_][A-Za-z0-9 _.,/()'?!%+=@$&*;:#"`<>~^|\\[\]{}-]*$/
 
 function plainOk(s: string): boolean {
   if (HEX_ID.test(s)) return /[a-df]/.test(s);
-  // eslint-disable-next-line no-control-regex
   const shape = /^[\x00-\x7f]*$/.test(s) ? PLAIN_ASCII : PLAIN;
   return shape.test(s) && !RESERVED.test(s) && !s.endsWith(' ') && !/ #|: |:$/.test(s);
 }

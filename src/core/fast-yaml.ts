@@ -8,7 +8,7 @@
  * tests in test/unit/fast-yaml.test.ts hold both sides to that). Anything else (other
  * spellings, comments, anchors, flow collections, folded scalars, floats, odd blanks)
  * throws NotInSubset and the caller uses js-yaml, so the same content is stored as the same
- * bytes whichever reader read it (issue 10 §3).
+ * bytes whichever reader read it.
  */
 import { toCanonicalYaml } from './canonical.js';
 

@@ -1,5 +1,5 @@
 /**
- * The user's environment refusing a write (issue 14): a full disk, no inodes left, a
+ * The user's environment refusing a write: a full disk, no inodes left, a
  * read-only file system, a permission denied. These are not our bugs, so they are named in
  * one line instead of surfacing as `internal error: ENOSPC ...` with exit 3.
  */

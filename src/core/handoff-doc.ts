@@ -1,5 +1,5 @@
 /**
- * The handoff document `docs/HANDOFF-<n>.md` (DESIGN.md "Work items"; the source's
+ * The handoff document `docs/HANDOFF-<n>.md` (README.md "Work items"; the source's
  * template): seven required sections, headed in English, Chinese or Russian, and a SEED
  * section between `<!-- SEED:BEGIN -->` and `<!-- SEED:END -->` that only the tool writes.
  * Pure: the facts about the repository come in as callbacks.
@@ -15,7 +15,7 @@ export const SEED_END = '<!-- SEED:END -->';
 
 export type SectionKey = 'goal' | 'done' | 'stopped' | 'next' | 'questions' | 'guards' | 'references';
 
-/** The seven required sections and their headings in each language (issue 4). */
+/** The seven required sections and their headings in each language. */
 export const SECTIONS: readonly { key: SectionKey; names: Record<Lang, string> }[] = [
   { key: 'goal', names: { en: 'Goal', zh: '目标', ru: 'Цель' } },
   { key: 'done', names: { en: 'Done', zh: '已完成', ru: 'Сделано' } },

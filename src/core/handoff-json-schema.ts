@@ -33,7 +33,7 @@ function toSchema(t: FieldType, key?: string): JsonSchema {
   const order = (key && NESTED_ORDER[key]) || Object.keys(t.object);
   const properties: JsonSchema = {};
   for (const k of order) if (t.object[k]) properties[k] = toSchema(t.object[k]);
-  // unknown keys are kept and round-trip untouched (DESIGN.md)
+  // unknown keys are kept and round-trip untouched (docs/format.md "The note")
   return { type: 'object', properties, ...(t.required ? { required: t.required } : {}), additionalProperties: true };
 }
 

@@ -1,6 +1,6 @@
 /**
- * Which of several concurrent versions is "the latest" (DESIGN.md "Storage in git notes",
- * issue 14): causality first, dates only between unrelated work. Versions here are
+ * Which of several concurrent versions is "the latest" (docs/format.md, "Order"):
+ * causality first, dates only between unrelated work. Versions here are
  * concurrent in the notes history (none was written after the other was seen); among them,
  * one whose `head` descends from another's continues that work and is the newer, whatever
  * the clocks say. Only between versions whose heads are unrelated (or equal) does the date

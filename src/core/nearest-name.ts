@@ -1,5 +1,5 @@
 /**
- * "did you mean ...?" for a mistyped command or option (issue 11): the nearest known name
+ * "did you mean ...?" for a mistyped command or option: the nearest known name
  * by edit distance (a swap of two neighbours counts as one edit, as git's own help.autocorrect
  * does), or the one known name it is a prefix of. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * The merge of two handoff histories, decided on plain values (issue 6, "sync"): every
+ * The merge of two handoff histories, decided on plain values (docs/format.md, "Merging two histories"): every
  * entry of the notes tree (a note, or a bookkeeping path such as `receipts/<id>.json`) is
  * merged three-way against the merge base. Where both sides changed the same entry, the
  * newer version wins whole: never concatenated, never a conflict marker. The loser stays
@@ -62,7 +62,8 @@ export interface Written {
 }
 
 /**
- * The newer side wins (DESIGN.md: a version's date is its commit time). Equal times are
+ * The newer side wins (docs/format.md, "Merging two histories": a version's date is its
+ * commit time). Equal times are
  * settled by the larger commit id, so every clone settles the same pair the same way; a
  * side whose writer is unknown is taken as the older.
  */

@@ -1,5 +1,5 @@
 /**
- * Where an orphaned note belongs now (issue 6, `doctor`). A hosting server's rebase merge
+ * Where an orphaned note belongs now (`doctor`). A hosting server's rebase merge
  * replays each commit with the same patch (`head_patch_id`), a squash merge makes one
  * commit with the branch's final tree (`head_tree`): both facts are in the note itself, so
  * the note can be found a home even after its commit is gone.

@@ -1,6 +1,7 @@
 /**
  * Reading handoff text: JSON or YAML, with the line of a syntax error. js-yaml is loaded
- * only when a document needs it (DESIGN.md: keep start-up lean).
+ * only when a document needs it (docs/decisions/own-yaml-reader.md: loading it costs
+ * start-up on every read).
  */
 import { parseSubset, NotInSubset } from './fast-yaml.js';
 import { DEFAULT_MAX_BYTES } from './bytes.js';
@@ -113,7 +114,7 @@ async function parseYaml(text: string): Promise<unknown> {
 }
 
 /**
- * The line of a quoted value that never closes (issue 11): js-yaml reads on into the next
+ * The line of a quoted value that never closes: js-yaml reads on into the next
  * lines and blames one of them ("line 4: deficient indentation"). Only asked once the YAML
  * failed to parse. A quoted string may span lines, so one counts as unclosed when nothing
  * closes it, or when a line before its closing quote is indented no deeper than its key.

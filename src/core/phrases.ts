@@ -1,7 +1,7 @@
 /**
  * The phrase classifier: is a user's message the end of the session, a task-zone phrase,
- * an ambiguous closing phrase, or neither (issue 5; the whitelist and false-positive guards
- * of the source skill, seeds 001/002). Pure: text and lists in, a class out.
+ * an ambiguous closing phrase, or neither (the whitelist and false-positive guards
+ * of the closing ritual this classifier was taken from). Pure: text and lists in, a class out.
  *
  * Phrases match whole words, case- and punctuation-insensitively, anywhere in a longer
  * message; text in code spans and identifiers (`end_session`, `end-session`) never matches,
@@ -29,7 +29,7 @@ export const PHRASE_KEYS = ['session_end', 'task', 'ambiguous', 'none', 'task_re
 /** Built-in lists; `phrases` in `.harness/session-workflow.yaml` replaces any of them. */
 export const DEFAULT_PHRASES: PhraseLists = {
   session_end: [
-    // seeds 001/002, verbatim
+    // the closing ritual's own phrases, verbatim
     'завершаем сессию',
     'сворачиваемся',
     'закругляемся',
@@ -64,7 +64,7 @@ export const DEFAULT_PHRASES: PhraseLists = {
     '今天就到这里',
     '今天先到这里',
     '今天到此为止',
-    // closing a day's work (issue 11), in the forms people type
+    // closing a day's work, in the forms people type
     'done for the day',
     'done for today',
     "that's it for the day",
@@ -246,7 +246,7 @@ function resolveOverlaps(matches: Match[]): Match[] {
 
 const SESSION_WORD = /сесси|session|会话/;
 
-/** Classifies one user message (DESIGN.md `classify`; issue 5 lists the phrases). */
+/** Classifies one user message (README.md "Agents", `classify`). */
 export function classifyPhrase(message: string, lists: PhraseLists = DEFAULT_PHRASES): Classification {
   const text = normalizeText(message);
   const all: Match[] = [];

@@ -1,5 +1,5 @@
 /**
- * The repository policy `.harness/session-workflow.yaml` (issue 4, the source's "仓库策略"):
+ * The repository policy `.harness/session-workflow.yaml` (the source's "仓库策略"):
  * the template, the provider's field names, the status mapping, the seed prefix and
  * constraints, the phrase lists. Read-only: the tool never writes it; a file is trusted only
  * once its hash is approved (`git handoff policy approve`). Pure.
@@ -28,7 +28,7 @@ export interface Policy {
   /** our state -> the provider's option name */
   statusValues: Record<ItemState, string>;
   seed: { prefix: SeedPrefix; constraints: string[] };
-  /** phrase lists for the session-end classifier (issue 5); null: built-in */
+  /** phrase lists for the session-end classifier; null: built-in */
   phrases: Record<string, string[]> | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * `purge`: what replaces a version whose content leaked a secret (issue 6). Everything here
+ * `purge`: what replaces a version whose content leaked a secret. Everything here
  * is derived only from the purged version itself, so two clones that purge the same
  * version rewrite the same history to the same commits, and a sync can match them.
  */

@@ -1,7 +1,7 @@
 /**
- * The next-session prompt a relay hands to the new session (seed 003): the bookmark, then
+ * The next-session prompt a relay hands to the new session: the bookmark, then
  * the remaining tasks by priority, at most 10 KB; when too large, P2 and lower items shrink
- * to their titles first (seed 003: "P2+ tasks only list titles"). Pure and deterministic:
+ * to their titles first ("P2+ tasks only list titles"). Pure and deterministic:
  * the same inputs give the same bytes (no clock, no randomness).
  */
 export const PROMPT_MAX_BYTES = 10 * 1024;
@@ -22,7 +22,7 @@ export interface TaskState {
 const PRIORITY = /\bP([0-9])\b/;
 const DONE = /^(completed|complete|done|closed|finished|cancelled|canceled)$/i;
 
-/** Lines `status: completed` in the state file (seed 003: `grep -c "status: completed"`). */
+/** Lines `status: completed` in the state file (`grep -c "status: completed"`). */
 export function countCompleted(text: string): number {
   return text.split('\n').filter((l) => /status:\s*completed\b/i.test(l)).length;
 }

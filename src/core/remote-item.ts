@@ -1,5 +1,5 @@
 /**
- * Does the tracker agree with our record of a work item (issue 11, `status`)? Pure: the
+ * Does the tracker agree with our record of a work item (`status`)? Pure: the
  * record's state and document, what the tracker says, the policy's state -> board option
  * mapping in; the differences out, each a short phrase, for one line.
  */

@@ -1,5 +1,5 @@
 /**
- * Pure decisions for post-rewrite (DESIGN.md "Git hooks"): git's list of rewritten commits
+ * Pure decisions for post-rewrite (README.md "Hooks"): git's list of rewritten commits
  * and which handoff a rewritten commit keeps when several old ones carried one.
  */
 import { isObjectId } from './object-id.js';
@@ -50,7 +50,7 @@ export function newestNote(notes: NoteText[]): NoteText | null {
 /**
  * A note moved by a rewrite: written while HEAD was `head`, now attached to another commit
  * (amend and rebase copy notes through `notes.rewriteRef`). Its head and recent commits
- * still describe the old commit, so readers are told (issue 11). null when it was not moved.
+ * still describe the old commit, so readers are told. null when it was not moved.
  */
 export function movedByRewrite(h: { head?: unknown }, target: string): { from: string; to: string } | null {
   const head = h.head;

@@ -1,5 +1,5 @@
 /**
- * The handoff, schema version 1 (DESIGN.md "The handoff"). Pure: plain values in, plain
+ * The handoff, schema version 1 (docs/format.md "The note"). Pure: plain values in, plain
  * values out. `normalizeInput` checks what a user gives to `write`; `checkStored` checks
  * what is read back from a note (tool-filled fields may be absent there).
  */
@@ -39,7 +39,7 @@ export interface Handoff {
   [k: string]: unknown;
 }
 
-/** Keys in stored order (DESIGN.md: "keys in the order of this table"). */
+/** Keys in stored order (docs/format.md "The note": the order of its table). */
 export const USER_KEYS = [
   'session_id',
   'status',
@@ -253,7 +253,7 @@ export function checkStored(value: unknown): CheckResult {
 
 /**
  * Fills the defaults a written version always carries, so an empty section reads as
- * "empty" rather than "forgotten" (DESIGN.md: an empty list is stored as `[]`).
+ * "empty" rather than "forgotten" (docs/format.md "The note": an empty list is stored as `[]`).
  */
 export function withDefaults(h: Handoff): Handoff {
   const cursor = { last_discussed: '', pending_questions: [] as string[], next_step: '', ...(h.cursor ?? {}) };

@@ -1,5 +1,5 @@
 /**
- * Full-text search over handoff versions (issue 16). Pure: a version is a list of
+ * Full-text search over handoff versions. Pure: a version is a list of
  * `[field, text]` pairs; a query is a list of terms; matching is case-folded substring
  * search, so a word matches inside longer words (a Russian stem inside its inflections, a
  * Chinese word inside a sentence with no spaces). Chinese/Japanese/Korean runs longer than

@@ -1,5 +1,5 @@
 /**
- * Finds `name <op> value` on one line in every common syntax (issue 12): env and shell
+ * Finds `name <op> value` on one line in every common syntax: env and shell
  * (`DB_PASSWORD=x`, `export TOKEN="x"`), YAML (`x_token: v`, quoted or not), JSON
  * (`"client_secret": "x"`), TOML and INI (`api_key = "x"`), Go (`var xToken string = "x"`,
  * `t := "x"`), TypeScript (`const apiKey: string = "x"`), Make (`?=`, `:=`, `::=`, `+=`),

@@ -1,5 +1,5 @@
 /**
- * The refusal for secrets (issue 12): every hit named by field, input line and family, the
+ * The refusal for secrets: every hit named by field, input line and family, the
  * value masked, and the way out (`handoff.secrets.allow`, or `purge` for what is already
  * stored). Also finds the input line of a hit for YAML and JSON input alike. Pure.
  */

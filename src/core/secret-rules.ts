@@ -1,5 +1,5 @@
 /**
- * The provider rule table of the secret scanner (issue 12), as data. One row per token
+ * The provider rule table of the secret scanner, as data. One row per token
  * format, written from each provider's documented format and covering every family of
  * gitleaks' default rule list (config/gitleaks.toml), plus a few newer formats.
  *

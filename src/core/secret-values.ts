@@ -1,6 +1,6 @@
 /**
- * Does a value look like a real credential? The checks behind the generic assignment rule
- * (issue 12): entropy, character classes, and the placeholders, variables, code and prose
+ * Does a value look like a real credential? The checks behind the generic assignment rule:
+ * entropy, character classes, and the placeholders, variables, code and prose
  * that follow a keyword in ordinary text and are not secrets.
  */
 import { isObjectId } from './object-id.js';

@@ -1,5 +1,5 @@
 /**
- * The next session's seed prompt (issue 4; the source's §7): goal = the item's title,
+ * The next session's seed prompt (the source's §7): goal = the item's title,
  * acceptance = its criteria, a fixed prefix (project, repository, rule files, report
  * protocol), the evidence of the latest receipts, the delivery authorization, and the
  * policy's constraints. Deterministic: the same input gives the same bytes, with no clock,

@@ -1,5 +1,5 @@
 /**
- * Fields a handoff holds that the schema does not know (issue 11: a misspelled `sumary` or a
+ * Fields a handoff holds that the schema does not know (a misspelled `sumary` or a
  * top-level `next_step` was stored and round-tripped, as the design says, but nothing warned
  * and `show` never displayed it). Unknown fields are still kept; this only names them, with
  * the nearest known field or the place a known field belongs. Pure.

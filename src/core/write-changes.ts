@@ -1,5 +1,5 @@
 /**
- * What a write changed against the previous version of its branch (issue 11: "every write
+ * What a write changed against the previous version of its branch ("every write
  * says what changed", so a loss is visible the moment it happens). Built on the field-aware
  * `diffHandoffs`; only the user's fields count (tool-filled ones change on every commit).
  * Pure. The MCP `handoff_write` tool uses the same function.
@@ -32,7 +32,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
 /**
- * `consolidation.triggered` is derived from `produced` (DESIGN.md); `session_id` names the
+ * `consolidation.triggered` is derived from `produced` (docs/format.md "The note"); `session_id` names the
  * writer, not content (it is never carried forward), so neither is a change of its own.
  */
 const DERIVED = new Set(['consolidation.triggered', 'session_id']);

@@ -1,6 +1,6 @@
 /**
  * Which branches have a version, kept for the value of `refs/notes/handoff` it was computed
- * at (issue 13). `show` on a branch with no version yet (every new agent session) otherwise
+ * at. `show` on a branch with no version yet (every new agent session) otherwise
  * walks the whole notes history to learn that; with this cache it reads one small file and,
  * when the ref moved, only the commits since.
  *

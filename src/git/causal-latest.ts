@@ -1,5 +1,5 @@
 /**
- * The causal check behind `HandoffStore.latest` (issue 14). The walk finds the newest
+ * The causal check behind `HandoffStore.latest`. The walk finds the newest
  * version by date; when the notes history between the tip and it holds a merge (a sync
  * joined two clones' histories), versions on the other side are concurrent with it and may
  * continue its work although their clock says older. Those are gathered with one

@@ -1,5 +1,5 @@
 /**
- * Config values that cannot be used (issue 11: `handoff.staleDays abc`, an invalid regex in
+ * Config values that cannot be used (`handoff.staleDays abc`, an invalid regex in
  * `handoff.secrets.allow`) are never ignored in silence: each gives one warning naming the
  * key, the value and what is used instead. The entry point prints them once per process.
  */

@@ -1,6 +1,6 @@
 /**
  * Turns a refused write (an errno error from this process, or git's stderr) into one line
- * naming the cause and the place (issue 14). Looks at the file system only to tell "no
+ * naming the cause and the place. Looks at the file system only to tell "no
  * space" from "no inodes" (both are ENOSPC) and "read-only" from a missing folder.
  */
 import { accessSync, constants, statfsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Temporary files git leaves when it dies mid-write (issue 14): on a full disk `git fetch`
+ * Temporary files git leaves when it dies mid-write: on a full disk `git fetch`
  * exits with `objects/pack/tmp_pack_*` or `objects/xx/tmp_obj_*` still there, and a step we
  * stopped at its deadline may too. After a failed network step of ours, the temporaries
  * made since it started and held open by no process are removed; anything older, or still

@@ -1,5 +1,5 @@
 /**
- * The versioned handoff store on `refs/notes/handoff` (DESIGN.md "Storage in git notes").
+ * The versioned handoff store on `refs/notes/handoff` (docs/format.md).
  * A version is a commit that changed a handoff note; bookkeeping commits are not versions.
  * Every update is a compare-and-swap; a writer that loses the race rebuilds on the new tip.
  */
@@ -178,7 +178,7 @@ export class HandoffStore {
   }
 
   /**
-   * The branches that have a version (issue 13), from the cache under `.git/handoff/`: as
+   * The branches that have a version, from the cache under `.git/handoff/`: as
    * saved when it was made at today's tip, else brought up to date by reading only the
    * commits since the cached tip. Null when there is no cache, or the history was rewritten
    * (`purge`): then `select`'s full walk builds it again. The same classification as `select`.
@@ -239,7 +239,7 @@ export class HandoffStore {
         for await (const v of self.versions()) yield self.read(v);
         return;
       }
-      // A branch with no version yet (issue 13): the index says so without walking the whole
+      // A branch with no version yet: the index says so without walking the whole
       // history, and the fallback starts at once. With an unplaced invalid note in the history
       // the walk below is kept: it lists that note first, where it may have been meant.
       const tip = await self.tip();
@@ -255,7 +255,7 @@ export class HandoffStore {
       }
       let any = false;
       // An invalid note that does not say its branch belongs to every branch: show must
-      // warn about it and log must list it wherever it may have been meant (issue 6).
+      // warn about it and log must list it wherever it may have been meant.
       const unplaced = new Set<string>();
       const branches: (string | null)[] = [];
       let unplacedAnywhere = 0;
@@ -285,7 +285,7 @@ export class HandoffStore {
   /**
    * The newest valid version of a selection, with the invalid ones skipped on the way. A
    * purge's tombstone is passed over too: after a purge the latest is the newest version
-   * that was not purged (issue 11), and nothing carries the tombstone forward.
+   * that was not purged, and nothing carries the tombstone forward.
    */
   async latest(sel: Selection): Promise<{ version: ReadVersion | null; skipped: ReadVersion[]; fallback: boolean; diverged: ReadVersion[] }> {
     const { versions, fallback } = await this.select(sel);
@@ -293,7 +293,7 @@ export class HandoffStore {
     for await (const v of versions) {
       if (v.valid && v.handoff.purged === true) continue;
       if (v.valid) {
-        // "Newest" is causal first (issue 14): a concurrent version whose head continues this one's wins over a fast clock.
+        // "Newest" is causal first: a concurrent version whose head continues this one's wins over a fast clock.
         const wide = sel.all || fallback();
         const accept = (c: ReadVersion) => c.valid && c.handoff.purged !== true && (wide || c.branch === (sel.branch ?? null));
         const { version, diverged } = await causalLatest(this.repo, this, v, accept);

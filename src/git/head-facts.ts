@@ -1,5 +1,5 @@
 /**
- * What the tool fills in from HEAD at write time (DESIGN.md "filled by the tool"): the
+ * What the tool fills in from HEAD at write time (docs/format.md "The note"): the
  * commit, its tree, its `git patch-id --stable`, the recent commits and content hashes.
  */
 import { existsSync } from 'node:fs';

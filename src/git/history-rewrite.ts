@@ -1,5 +1,5 @@
 /**
- * The one history rewrite the tool makes (`purge`, DESIGN.md "the one exception"): the
+ * The one history rewrite the tool makes (`purge`, docs/format.md "Purge"): the
  * purged notes' blobs become tombstones wherever the history holds them: at the purged
  * version's commit and at every commit the same blob was copied to (amend and rebase copy a
  * note through `notes.rewriteRef`; `doctor --fix` re-attaches it), before or after the

@@ -3,7 +3,7 @@ import type { Signature } from './objects.js';
 import { git } from './exec.js';
 import { InvalidInput } from '../errors.js';
 
-/** Used where no git identity is configured (CI boxes): never a failure (DESIGN.md). */
+/** Used where no git identity is configured (CI boxes): never a failure (docs/format.md, "Commits"). */
 export const FALLBACK_NAME = 'git-handoff';
 export const FALLBACK_EMAIL = 'git-handoff@localhost';
 

@@ -1,5 +1,5 @@
 /**
- * Is a rebase, merge, cherry-pick, revert or bisect in progress? (DESIGN.md "Git hooks": the
+ * Is a rebase, merge, cherry-pick, revert or bisect in progress? (README.md "Hooks": the
  * commit hooks stay quiet then.) Read from the git dir and the HEAD reflog, no git process.
  */
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Work-item bookkeeping in the notes tree (DESIGN.md "Storage in git notes"): item records
+ * Work-item bookkeeping in the notes tree (docs/format.md): item records
  * at `items/<provider>/<n>.json`, receipts at `receipts/<id>.json`, approved policy hashes
  * at `policy/approved`. They are not versions: every commit carries `Handoff-Kind:
  * receipt|item|policy`, which `log`, `show` and `~N` skip.

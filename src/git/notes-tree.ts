@@ -34,7 +34,7 @@ export interface NoteRef {
 /**
  * The entries named `blobName` (not a tree) and `treeName` (a tree) of a raw tree object,
  * found without parsing the rest: a fan-out level holds 256 entries and a walk over every
- * version reads two levels per version (issue 13).
+ * version reads two levels per version.
  */
 function pick(data: Buffer, blobName: string, treeName: string): { blob: string | null; tree: string | null } {
   let blob: string | null = null;

@@ -50,7 +50,7 @@ export class GitObjectStore implements ObjectStore {
 
   /**
    * Keeps an object for the next read, within a bound: a walk over 50,000 versions reads
-   * some 200,000 objects once each, and keeping them all cost 2 GiB (issue 13). Past the
+   * some 200,000 objects once each, and keeping them all cost 2 GiB. Past the
    * bound the cache starts again; a later read goes back to the pack.
    */
   private remember(oid: string, obj: GitObject): void {
@@ -80,7 +80,7 @@ export class GitObjectStore implements ObjectStore {
         writeFileSync(tmp, body, { mode: 0o444 });
         renameSync(tmp, file);
       } catch (e) {
-        // A full disk or no inodes (issue 14): leave no partial temporary file behind.
+        // A full disk or no inodes: leave no partial temporary file behind.
         try {
           unlinkSync(tmp);
         } catch {}

@@ -108,7 +108,7 @@ async function fillPatchIds(repo: Repo, commits: Map<string, Candidate>): Promis
 
 /**
  * The non-merge commits `to` has and `from` has not (what a pull or checkout just brought),
- * at most `max`, with trees, and patch ids when asked (issue 14: the heal hook).
+ * at most `max`, with trees, and patch ids when asked (the heal hook).
  */
 export async function commitsBetween(repo: Repo, from: string, to: string, max: number): Promise<{ commits: Candidate[]; patchIds: () => Promise<void> }> {
   const log = await repo.runGit(['log', '--no-merges', `--max-count=${max}`, '--format=%H %T %ct', to, `^${from}`, '--'], { readOnly: true });

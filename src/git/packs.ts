@@ -1,8 +1,8 @@
 /**
  * Reads objects in-process: loose objects and pack files (index v2, OFS/REF deltas), in
  * the repository and every alternate object store git would use, touching only the bytes an
- * object needs: no whole-pack or whole-index load (DESIGN.md: isomorphic-git's reader loads
- * whole packfiles). Three answers: the object; null, it is in none of these stores (the
+ * object needs: no whole-pack or whole-index load (docs/decisions/own-pack-reader.md: isomorphic-git's
+ * reader loads whole packfiles). Three answers: the object; null, it is in none of these stores (the
  * caller asks `git cat-file`: promisor remotes); or an exception: ReaderDeclined where
  * only git can tell (a pack index v1), CorruptObject where git could not read it either.
  */
@@ -27,7 +27,7 @@ class Pack {
   private idxFd: number;
   private packFd = -1;
   private fanout: Uint32Array | null = null;
-  /** The index's object ids by first byte, each read once: re-reading a bucket per lookup made a walk quadratic (issue 13). */
+  /** The index's object ids by first byte, each read once: re-reading a bucket per lookup made a walk quadratic. */
   private buckets: (Buffer | undefined)[] = [];
   count = 0;
 
@@ -242,7 +242,7 @@ export class InProcessObjects {
   read(oid: string): GitObject | null {
     // git looks in packs first and falls back to a loose copy; a damaged loose copy with a
     // good packed one is therefore no error. Packs first here too: most objects of a large
-    // history are packed, and a failed open per object was a tenth of a long walk (issue 13).
+    // history are packed, and a failed open per object was a tenth of a long walk.
     let found: GitObject | null | 'declined' | Error;
     try {
       found = this.readPacked(oid);

@@ -2,7 +2,7 @@
  * The handoff history on a remote: read its tip, fetch it into a tracking ref, push with a
  * compare-and-swap on the value we fetched. Ordinary git transport, so every remote git
  * can reach (ssh, https, a local path) works, with the user's own credentials. Every call
- * that talks to the remote runs under a `NetworkBudget` (issue 14): a deadline for the whole
+ * that talks to the remote runs under a `NetworkBudget`: a deadline for the whole
  * command and stall detection (git's progress output counts as a sign of life), so a remote
  * that accepts a connection and then stays silent cannot hang `sync` or the user's push.
  */
@@ -34,7 +34,7 @@ export async function defaultRemote(repo: Repo): Promise<string | null> {
 export async function requireRemote(repo: Repo, name: string | undefined): Promise<string> {
   if (name !== undefined) {
     if (!/^[A-Za-z0-9._\/-]+$/.test(name) || name.includes('..') || !(await repo.configGet(`remote.${name}.url`))) {
-      // A typo is likelier than a remote to add (issue 11): name the ones there are.
+      // A typo is likelier than a remote to add: name the ones there are.
       const remotes = [...(await repo.config()).keys()].map((k) => /^remote\.(.+)\.url$/.exec(k)?.[1]).filter((r): r is string => Boolean(r));
       const known = [...new Set(remotes)];
       const near = nearestName(name, known);

@@ -1,5 +1,5 @@
 /**
- * Start-up stays lean (issue 16): the MCP SDK is bundled only into the chunk that
+ * Start-up stays lean: the MCP SDK is bundled only into the chunk that
  * `git handoff mcp` loads, never into the dispatcher, `show`, `write` or any hook path.
  */
 import { describe, expect, it } from 'vitest';

@@ -6,7 +6,7 @@ import { handoff, type CliResult } from '../helpers/cli.js';
 import { writeVersion } from '../helpers/fleet.js';
 import { TestRepo } from '../helpers/repo.js';
 
-/** A finding's level and `healthy`, the exit code and the printed lines always agree (issue 11). */
+/** A finding's level and `healthy`, the exit code and the printed lines always agree. */
 function expectAgreement(json: CliResult, text: CliResult): void {
   const levels = json.json.findings.map((f: any) => f.level);
   const healthy = levels.every((l: string) => l === 'fixed' || l === 'note');

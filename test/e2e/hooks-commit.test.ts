@@ -271,7 +271,7 @@ describe('never in the way', () => {
     const r = handoff(repo, ['hook', 'post-nothing']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown event 'post-nothing'");
-    // agent hooks never block the agent (issue 5): an unknown agent is one line on stderr, exit 0
+    // agent hooks never block the agent: an unknown agent is one line on stderr, exit 0
     const agent = handoff(repo, ['hook', 'post-commit', '--agent', 'nobody'], { input: '{}' });
     expect(agent).toMatchObject({ code: 0, stdout: '' });
     expect(agent.stderr).toMatch(/^git handoff: hook post-commit --agent nobody: unknown agent 'nobody'/);

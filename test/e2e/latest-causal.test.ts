@@ -1,5 +1,5 @@
 /**
- * "Latest" follows causality before dates (DESIGN.md "Storage in git notes", issue 14): with
+ * "Latest" follows causality before dates (docs/format.md): with
  * one machine's clock an hour fast, its older session must not win over a session that
  * continued its work; between unrelated sessions the date decides and `show` says they
  * diverged.

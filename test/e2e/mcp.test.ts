@@ -1,6 +1,6 @@
 /**
  * `git handoff mcp` driven by the SDK's own client over stdio, through a whole session,
- * against the installed CLI and a real repository (issue 16, "Done when").
+ * against the installed CLI and a real repository.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Messages that say what to do next (issue 11): each one as a new user meets it, through the
+ * Messages that say what to do next: each one as a new user meets it, through the
  * packed CLI, with the exit code and the one line that names the cause and the next step.
  */
 import { describe, expect, inject, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `git handoff search` (issue 16): every version on every branch, English, Russian and
+ * `git handoff search`: every version on every branch, English, Russian and
  * Chinese, invalid notes in history, a large history, and an index that never outlives a
  * rewritten history.
  */

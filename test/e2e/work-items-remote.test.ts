@@ -1,5 +1,5 @@
 /**
- * Work-item status shows the item, not only our record (issue 11): the issue and its board
+ * Work-item status shows the item, not only our record: the issue and its board
  * fields through gh (a fake that answers as the real one does), read-only; and a re-run of
  * `doc` after committing the document leaves the file alone.
  */
@@ -72,7 +72,7 @@ describe('status of a github: item reads the issue and the board (read-only)', (
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/^git handoff: github: reading github:acme\/widgets#12 failed: .*re-run it once gh works/);
     }
-    // Every item (review of issue 11): a tracker that cannot be read hides no local item.
+    // Every item: a tracker that cannot be read hides no local item.
     expect(run(['claim', '--work-item', 'local:#4', '--title', 'Local work', '--session', 's1']).code).toBe(0);
     const all = run(['status', '--json'], { FAKE_GH_NULL: '^issue view' });
     expect(all.code, all.stderr).toBe(4);

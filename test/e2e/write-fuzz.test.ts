@@ -1,5 +1,5 @@
 /**
- * A short fuzz of `write` (issue 6): random bytes, random text, mangled YAML and JSON,
+ * A short fuzz of `write`: random bytes, random text, mangled YAML and JSON,
  * valid handoffs and odd flags. Every run must succeed or refuse cleanly (one line on
  * stderr, a JSON error, exit 1 or 2, the ref untouched); never an internal error, never
  * a half-written version. Runs in-process through the real entry point for speed.

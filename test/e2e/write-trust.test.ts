@@ -164,7 +164,7 @@ describe('session_id', () => {
     expect(doc.json.handoff.session_id).toBe('sess-doc');
     const patch = handoff(repo, ['write', '--patch', '--json'], { input: 'summary: patched\n' });
     expect(patch.json.handoff.session_id).toBeUndefined();
-    // the same content again from a named session appends a version: the line says why (review of issue 11)
+    // the same content again from a named session appends a version: the line says why
     const again = handoff(repo, ['write', '--summary', 'patched', '--session', 'sess-b']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^wrote version .*\nonly session_id changed \(none -> 'sess-b'\) \(against [0-9a-f]{12}\)\n$/);

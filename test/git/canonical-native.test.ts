@@ -1,5 +1,5 @@
 /**
- * Canonical YAML through native git (issue 6): the bytes we hash are the bytes git
+ * Canonical YAML through native git: the bytes we hash are the bytes git
  * stores, and a note we write comes back from `git notes show` byte for byte and reads
  * as the same handoff, through our reader and js-yaml.
  */

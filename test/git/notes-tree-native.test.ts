@@ -1,5 +1,5 @@
 /**
- * The notes-tree reader and writer against native git (issue 6): fan-out trees written by
+ * The notes-tree reader and writer against native git: fan-out trees written by
  * `git notes add` are read correctly, ours are read by `git notes list/show`, and a model
  * of random set/remove sequences agrees with what the tree holds at every step.
  */

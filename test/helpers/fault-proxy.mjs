@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A fault-injecting TCP proxy on 127.0.0.1 (issue 14): node fault-proxy.mjs <upstream-port> <mode>
+// A fault-injecting TCP proxy on 127.0.0.1: node fault-proxy.mjs <upstream-port> <mode>
 // Modes: pass | delay:<ms> | blackhole | reset | drop | truncate:<bytes> | pass-first:<n> (then blackhole)
 // Prints "ready <port>" once listening; stops on SIGTERM (and closes every socket it holds).
 import net from 'node:net';

@@ -1,6 +1,5 @@
 /**
- * The in-memory backend for fast store tests (DESIGN.md: "an in-memory backend on memfs for
- * fast tests"): isomorphic-git encodes, hashes and stores loose objects in a memfs volume.
+ * The in-memory backend for fast store tests (docs/architecture.md "Tests"): isomorphic-git encodes, hashes and stores loose objects in a memfs volume.
  * `MemoryRepo` adds the refs a HandoffStore needs, with a hook that lets a test land a
  * competing update between a writer's read and its compare-and-swap.
  */

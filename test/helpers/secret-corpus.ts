@@ -1,5 +1,5 @@
 /**
- * A corpus to measure the scanner (issue 12): positive values in each provider's documented
+ * A corpus to measure the scanner: positive values in each provider's documented
  * format (from secret-samples.ts), set in the places a handoff holds them (prose, YAML,
  * JSON, env, shell, code), plus generic credentials in every common syntax; and lines of
  * ordinary engineering prose, many of which talk about tokens, keys and passwords.

@@ -1,5 +1,5 @@
 /**
- * Real git servers on 127.0.0.1 for the slow suites (issue 14): `git daemon` (git://), smart
+ * Real git servers on 127.0.0.1 for the slow suites: `git daemon` (git://), smart
  * HTTP through `git http-backend` behind lighttpd, and a fault-injecting TCP proxy. Every
  * process started here is stopped by `stop()`; callers do that in afterAll/finally.
  */

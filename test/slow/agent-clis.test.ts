@@ -1,5 +1,5 @@
 /**
- * The agent hooks inside the real agent programs (issue 17): each CLI, installed from npm
+ * The agent hooks inside the real agent programs: each CLI, installed from npm
  * into .agent-clis/ by scripts/agent-clis.mjs, runs offline against a fake model server on
  * 127.0.0.1 that records what it is sent, with a scratch HOME, in a scratch repository
  * after `git handoff init --agent NAME`. Each test asserts that the bookmark reaches the

@@ -1,5 +1,5 @@
 /**
- * Full disks, no inodes, read-only file systems (issue 14), on a small tmpfs (we run as
+ * Full disks, no inodes, read-only file systems, on a small tmpfs (we run as
  * root in CI; where mounting is refused the suite skips and says why). Asserted: one line
  * naming the cause, exit 1 (4 for a remote step), nothing of ours left behind (no
  * `tmp_obj_*`, no lock), and the handoff history exactly as it was.

@@ -1,5 +1,5 @@
 /**
- * Squash and rebase merges done on a forge heal themselves (issue 14). The "forge" is
+ * Squash and rebase merges done on a forge heal themselves. The "forge" is
  * another clone that merges the feature branch the way GitHub's buttons do (one squashed
  * commit with the branch's tree; the branch's commits replayed onto main) and pushes main,
  * with no notes rewriting at all. The developer then runs only `git pull`: the hooks `init`

@@ -1,5 +1,5 @@
 /**
- * Real agent programs as MCP clients (issue 16): after `git handoff init --agent NAME`,
+ * Real agent programs as MCP clients: after `git handoff init --agent NAME`,
  * the CLI (installed into .agent-clis/ by scripts/agent-clis.mjs) runs offline against a
  * fake model server on 127.0.0.1, starts `git handoff mcp` from the entry init registered,
  * lists our tools and offers them to the model: the model request carries their names. A

@@ -1,6 +1,6 @@
 /**
  * The protocol's own conformance suite (`@modelcontextprotocol/conformance`, which needs
- * Node 22: run from npm's `node` package) against `git handoff mcp --http` (issue 16).
+ * Node 22: run from npm's `node` package) against `git handoff mcp --http`.
  * Packages go into .mcp-conformance/ (git-ignored). The scenarios that need the suite's
  * fixture server (its test_* tools, test:// resources, prompts, sampling, elicitation,
  * completion) are listed as expected failures: we serve our own tools, not those.

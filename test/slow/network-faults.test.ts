@@ -1,5 +1,5 @@
 /**
- * Bad networks (issue 14): a real `git daemon` on 127.0.0.1 behind a fault-injecting proxy
+ * Bad networks: a real `git daemon` on 127.0.0.1 behind a fault-injecting proxy
  * (black hole, reset, drop, truncation, delay), a stale lock on the remote, two syncs in one
  * clone. Asserted: no command runs past its budget, every failure is one line and exit 4
  * with the local history untouched, and a re-run over a working path completes.

@@ -1,5 +1,5 @@
 /**
- * Ten clones syncing at once through real servers on 127.0.0.1 (issue 14): half over
+ * Ten clones syncing at once through real servers on 127.0.0.1: half over
  * git:// (`git daemon`), half over smart HTTP (`git http-backend` behind lighttpd), all on
  * one bare repository. Each clone writes versions and alternates `git handoff sync` with a
  * plain `git push` carried by the pre-push hook. Asserted: no sync fails (contention is

@@ -1,6 +1,6 @@
 /**
- * `git handoff search` over the benchmark's history of 5,000 versions (issue 16: "tested
- * on a large history"): the right answers from a cold index, then from the warm one.
+ * `git handoff search` over the benchmark's history of 5,000 versions (a large
+ * history): the right answers from a cold index, then from the warm one.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';

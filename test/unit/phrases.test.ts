@@ -50,7 +50,7 @@ const table: [string, PhraseClass, string | null][] = [
   ['заканчиваем', 'ambiguous', 'заканчиваем'],
   ['сворачиваемся с этой задачей', 'ambiguous', 'сворачиваемся'],
   ['закругляемся с парсером', 'ambiguous', 'закругляемся'],
-  // closing a day's work (issue 11)
+  // closing a day's work
   ["I'm done for the day", 'session-end', 'done for the day'],
   ["let's call it a day", 'session-end', "let's call it a day"],
   ['на сегодня закончили, продолжим завтра', 'session-end', 'на сегодня закончили'],

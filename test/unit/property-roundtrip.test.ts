@@ -1,5 +1,5 @@
 /**
- * Property tests (issue 6, "Fuzzing"): any handoff `write` accepts survives the trip to
+ * Property tests: any handoff `write` accepts survives the trip to
  * canonical YAML and back, through our reader and through js-yaml, unchanged and with the
  * same bytes when written again.
  */

@@ -80,7 +80,7 @@ describe('the families and formats the issue names', () => {
   });
 });
 
-// The generic assignment rule: the same value in every common syntax (issue 12).
+// The generic assignment rule: the same value in every common syntax.
 const pw = f.password();
 /** A weak word (auth, a header) asks for a longer, random-looking value. */
 const tail = f.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 12);
@@ -147,7 +147,7 @@ describe('the generic assignment rule, in every syntax', () => {
   });
 });
 
-// Placeholders, variables, code and prose after a keyword: not secrets (issue 12).
+// Placeholders, variables, code and prose after a keyword: not secrets.
 const notSecrets = [
   'DB_PASSWORD=changeme.',
   'DB_PASSWORD=changeme',

@@ -1,6 +1,6 @@
 /**
  * post-checkout (`git pull --rebase`, a checkout onto new commits): handoffs of commits a
- * forge squash- or rebase-merged follow onto the new commits (issue 14, app/heal.ts).
+ * forge squash- or rebase-merged follow onto the new commits (app/heal.ts).
  * git passes the previous HEAD, the new HEAD and 1 for a branch checkout.
  */
 import { withRepo } from '../repository.js';

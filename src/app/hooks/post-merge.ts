@@ -1,6 +1,6 @@
 /**
  * post-merge (after `git pull` / `git merge`): handoffs of commits a forge squash- or
- * rebase-merged follow onto the new commits (issue 14, app/heal.ts).
+ * rebase-merged follow onto the new commits (app/heal.ts).
  */
 import { withRepo } from '../repository.js';
 import { healMergedNotes, type Healed } from '../heal.js';

@@ -1,6 +1,6 @@
 /**
  * post-rewrite: each handoff stays attached to the rewritten commit as ONE valid handoff, the
- * newest of those the old commits carried (DESIGN.md "Git hooks"). Git already copies notes
+ * newest of those the old commits carried (README.md "Hooks"). Git already copies notes
  * when `notes.rewriteRef` covers refs/notes/handoff (init sets it, with
  * `notes.rewriteMode=overwrite`); this hook checks the result and writes a version only where
  * git did not (no rewriteRef, a concatenating rewriteMode, a squash whose newest handoff was
@@ -43,7 +43,7 @@ export async function run(ctx: HookContext): Promise<number> {
         trailers: { 'Handoff-Target': target, ...(branch && branch !== 'null' ? { 'Handoff-Branch': branch } : {}) },
       });
     }
-    // `git pull --rebase` over a squash or rebase merge done on the forge (issue 14): the
+    // `git pull --rebase` over a squash or rebase merge done on the forge: the
     // commits it brought are ORIG_HEAD..HEAD; handoffs of the merged branch follow onto them.
     if (ctx.args[0] === 'rebase') {
       for (const h of await healMergedNotes(repo, await repo.resolveRef('ORIG_HEAD'), await repo.headCommit(), { duringRebase: true })) ctx.io.err(healedLine(h));

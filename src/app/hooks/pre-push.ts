@@ -1,9 +1,9 @@
 /**
  * pre-push (installed by `init --sync`): pushes the handoff history alongside the user's
- * push (issue 6). Never stops or changes that push: nothing new costs no network at all,
+ * push. Never stops or changes that push: nothing new costs no network at all,
  * a fast-forward is one push, a diverged or busy remote fetch-merge-push rounds; any
  * failure is one line naming `git handoff sync`, and the hook still exits 0. All of it runs
- * within `handoff.sync.hookTimeout` (issue 14): a silent remote delays the push by that
+ * within `handoff.sync.hookTimeout`: a silent remote delays the push by that
  * budget at most, then the line says the history was not pushed and how to push it.
  */
 import { NOTES_REF, type Repo } from '../../git/repo.js';

@@ -191,7 +191,7 @@ function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
 }
 
 /**
- * The MCP server registered beside the hooks (issue 16): one `git-handoff` entry in the
+ * The MCP server registered beside the hooks: one `git-handoff` entry in the
  * agent's project MCP file (src/agents/mcp-config.ts says where), unless `--no-mcp`.
  */
 function planMcp(ctx: PlanContext, adapter: AgentAdapter, earlier: Step[], shared: boolean): Step[] {

@@ -1,5 +1,5 @@
 /**
- * Installer: git hooks (DESIGN.md "Git hooks"). Three layouts:
+ * Installer: git hooks (README.md "Hooks"). Three layouts:
  * - plain: our shim (githooks/<hook>) in the effective hooks folder; a hook already there
  *   is kept beside it as `<hook>.pre-handoff`, which the shim runs first (its exit status
  *   still counts);

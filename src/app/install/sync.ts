@@ -1,5 +1,5 @@
 /**
- * Installer: `init --sync` (issue 6). A fetch refspec so `git fetch` / `git pull` keep
+ * Installer: `init --sync`. A fetch refspec so `git fetch` / `git pull` keep
  * `refs/notes/remotes/<remote>/handoff` current, and a pre-push hook that pushes the
  * handoff history alongside every push. No `remote.<name>.push` value is ever set: one
  * naming only the notes ref would stop a plain `git push` from pushing the branch.

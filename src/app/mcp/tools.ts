@@ -1,5 +1,5 @@
 /**
- * The MCP tools and resource (issue 16): the same use cases as the CLI (show, write, log,
+ * The MCP tools and resource: the same use cases as the CLI (show, write, log,
  * diff, search, status, seed), their arguments described by JSON Schemas generated from
  * the handoff schema, their failures returned as tool errors with our stable codes. No SDK
  * here: the server (server.ts) only routes requests to `callTool` / `readResource`.
