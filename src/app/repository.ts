@@ -26,7 +26,7 @@ export async function withRepoIfAny<T>(cwd: string, use: (repo: Repo | null) => 
     repo = await Repo.discover(cwd);
   } catch (e) {
     // Only "no repository here"; a repository git refuses, or a broken one, is still refused.
-    if (!isHandoffError(e) || e.code !== 'NotARepository') throw e;
+    if (!isHandoffError(e, 'NotARepository')) throw e;
   }
   try {
     return await use(repo);
