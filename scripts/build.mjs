@@ -159,7 +159,10 @@ require('./main.cjs');
     cli('log');
     cli('write', '--summary', 'a second version');
     run('git', ['commit', '-q', '--allow-empty', '-m', 'feat: more']);
+    cli('diff');
+    cli('doctor');
     cli('hook', 'post-commit');
+    cli('show', '--json');
     cli('show');
   } catch (e) {
     // No cache is slower, never wrong.
