@@ -3,11 +3,12 @@
  * git holds a ref lock for the few milliseconds of one update; one that stays behind was
  * left by a killed writer and blocks every later write until it is removed.
  */
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { statSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Repo } from './repo.js';
 import { processHolding } from '../process/proc.js';
 import { isStaleLock, OWNERLESS_STALE_MS } from '../state/lock.js';
+import { entriesUnder } from '../state/file-walk.js';
 
 /** git's ref locks name no owner: judged by the one lock rule's ownerless branch (../state/lock.ts). */
 export const STALE_LOCK_MS = OWNERLESS_STALE_MS;
@@ -23,29 +24,17 @@ export interface RefLock {
 export function findRefLocks(repo: Repo, nowMs = Date.now()): RefLock[] {
   const root = join(repo.paths.commonDir, 'refs', 'notes');
   const out: RefLock[] = [];
-  const walk = (dir: string) => {
-    let entries;
+  for (const { path, entry } of entriesUnder(root)) {
+    if (entry.name !== 'handoff.lock') continue;
+    let mtime: number;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      mtime = statSync(path).mtimeMs;
     } catch {
-      return;
+      continue; // released meanwhile
     }
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name === 'handoff.lock') {
-        let mtime: number;
-        try {
-          mtime = statSync(p).mtimeMs;
-        } catch {
-          continue; // released meanwhile
-        }
-        const ref = relative(repo.paths.commonDir, p).replace(/\.lock$/, '').split('\\').join('/');
-        out.push({ ref, path: p, ageMs: Math.max(0, nowMs - mtime), heldBy: processHolding(p) });
-      }
-    }
-  };
-  walk(root);
+    const ref = relative(repo.paths.commonDir, path).replace(/\.lock$/, '').split('\\').join('/');
+    out.push({ ref, path, ageMs: Math.max(0, nowMs - mtime), heldBy: processHolding(path) });
+  }
   return out;
 }
 
