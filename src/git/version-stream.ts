@@ -77,12 +77,14 @@ export async function* streamVersions(
   repo: Repo,
   tip: string,
   wantNote: (v: Unread) => boolean = () => true,
+  /** leave out what this commit has (the versions a remote lacks: `tip ^not`) */
+  not: string | null = null,
 ): AsyncGenerator<StreamedVersion | Unread> {
   const store = new HandoffStore(repo);
   const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
   // Both processes run where Repo runs git, read-only (no optional locks taken).
   const opts = { cwd: repo.workTree ?? repo.gitDir, env: { GIT_DIR: repo.gitDir, GIT_OPTIONAL_LOCKS: '0' } };
-  const log = start('git', ['--no-replace-objects', 'log', '-z', '--no-show-signature', '--no-color', '--format=%H %ct %P%n%B', tip, '--'], opts);
+  const log = start('git', ['--no-replace-objects', 'log', '-z', '--no-show-signature', '--no-color', '--format=%H %ct %P%n%B', tip, ...(not ? [`^${not}`] : []), '--'], opts);
   log.stdin.end();
   const cat = start('git', ['cat-file', '--batch'], opts);
   let logErr = '';

@@ -98,6 +98,27 @@ describe('the bulk version reader', () => {
     }
   });
 
+  it('leaves out what another commit has (the versions a remote lacks), in rev-list order', async () => {
+    const r = await Repo.discover(repo.dir);
+    try {
+      const store = new HandoffStore(r);
+      const tip = (await store.tip())!;
+      const base = repo.git('rev-parse', 'refs/notes/handoff~150').trim();
+      const lacking = repo.git('rev-list', tip, `^${base}`).trim().split('\n');
+      const expected = [];
+      for (const id of lacking) {
+        const v = await store.versionOf(id, await store.readCommit(id));
+        if (v) expected.push(strip(await store.read(v)));
+      }
+      const got = [];
+      for await (const v of streamVersions(r, tip, undefined, base)) got.push(v);
+      expect(expected.length).toBeGreaterThan(100);
+      expect(got).toEqual(expected);
+    } finally {
+      r.close();
+    }
+  });
+
   it('hands on the versions whose note is not wanted as their commit says them', async () => {
     const r = await Repo.discover(repo.dir);
     try {
