@@ -124,7 +124,7 @@ for (const f of fixtures) {
     cpSync(f.dir, w, { recursive: true });
     const [o, n] = interleave([(i) => run('git', ['handoff', 'write', '--summary', `bench run ${i}`], { cwd: w }), node0]);
     row('git handoff write', f.name, growthOf('git handoff write', o), n, 'node -e 0', 1.3);
-    rmSync(w, { recursive: true, force: true });
+    f.write = w; // kept for the growth rows below
   }
   // show on a branch with no version yet: its first run builds the branch index.
   {
@@ -136,7 +136,7 @@ for (const f of fixtures) {
     if (kb) row('peak memory of show on a branch with no version', f.name, kb, 200 * 1024, 'the 200 MiB budget', 1, 'KB');
     const [o, n] = interleave([() => run('git', ['handoff', 'show'], { cwd: nb }), node0]);
     row('git handoff show on a branch with no version', f.name, growthOf('git handoff show on a branch with no version', o), n, 'node -e 0', 1.15);
-    rmSync(nb, { recursive: true, force: true });
+    f.newBranch = nb; // kept for the growth rows below
   }
   // log --json of every version: one timed run (on 50,000 versions it is long), then its memory.
   {
@@ -223,9 +223,24 @@ for (const f of fixtures) {
 }
 if (fixtures.length > 1) {
   const [s, l] = fixtures;
-  for (const [what, [a, b]] of Object.entries(flat)) row(`${what}: ${l.short} vs ${s.short} (flat)`, 'both', b, a, `the ${s.short} fixture`, what.startsWith('git handoff sync') ? null : 1.1);
+  // Flat: each command on both fixtures in the same interleaved runs (medians measured
+  // minutes apart would compare the machine's load, not the fixtures).
+  const pairs = {
+    'git handoff show': (f) => run('git', ['handoff', 'show'], { cwd: f.dir }),
+    'git handoff show --json': (f) => run('git', ['handoff', 'show', '--json'], { cwd: f.dir }),
+    'git handoff diff': (f) => run('git', ['handoff', 'diff'], { cwd: f.dir }),
+    'git handoff log -n 20': (f) => run('git', ['handoff', 'log', '-n', '20'], { cwd: f.dir }),
+    'git handoff write': (f, i) => run('git', ['handoff', 'write', '--summary', `growth run ${i}`], { cwd: f.write }),
+    'git handoff show on a branch with no version': (f) => run('git', ['handoff', 'show'], { cwd: f.newBranch }),
+  };
+  for (const [what, cmd] of Object.entries(pairs)) {
+    const [a, b] = interleave([(i) => cmd(s, i), (i) => cmd(l, i)]);
+    row(`${what}: ${l.short} vs ${s.short} (flat)`, 'both', b, a, `the ${s.short} fixture`, 1.1);
+  }
+  for (const [what, [a, b]] of Object.entries(flat)) if (!(what in pairs)) row(`${what}: ${l.short} vs ${s.short}`, 'both', b, a, `the ${s.short} fixture`, null);
   row('log --json growth per version, 50k vs 5k (1 = linear)', 'both', l.logMs / (l.versions / s.versions), s.logMs, 'the 5k run', 1.2);
 }
+for (const f of fixtures) for (const d of [f.write, f.newBranch]) if (d) rmSync(d, { recursive: true, force: true });
 {
   const [a, b] = interleave([() => run('git', ['handoff', 'show'], { cwd: big }), () => run('git', ['handoff', 'show'], { cwd: one })]);
   row('git handoff show, 5k versions vs 1', '20k commits', a, b, 'show with 1 version', 1.1);
