@@ -19,18 +19,20 @@ export interface OrphanNote extends NoteRef {
 export async function findOrphanNotes(repo: Repo, notes: NoteRef[]): Promise<OrphanNote[]> {
   const out: OrphanNote[] = [];
   const present: NoteRef[] = [];
-  const types = await objectTypes(repo, notes.map((n) => n.target));
+  const head = await repo.headCommit();
+  const unreachableFrom = (of: NoteRef[]) =>
+    repo.runGit(['rev-list', '--stdin', '--not', ...(head ? LIVE_REFS : LIVE_REFS.slice(0, -1))], { input: of.map((n) => `${n.target}\n`).join(''), readOnly: true });
+  // Both git processes at once: rev-list is given every note's object (a blob or tree
+  // among them changes nothing it prints about the commits). Only when one is missing it
+  // fails, and is asked again with the commits alone, as it always was.
+  const [types, optimistic] = await Promise.all([objectTypes(repo, notes.map((n) => n.target)), notes.length ? unreachableFrom(notes) : null]);
   for (const n of notes) {
     const type = types.get(n.target) ?? null;
     if (!type) out.push({ ...n, why: 'missing' });
     else if (type === 'commit') present.push(n);
   }
   if (present.length) {
-    const head = await repo.headCommit();
-    const r = await repo.runGit(['rev-list', '--stdin', '--not', ...(head ? LIVE_REFS : LIVE_REFS.slice(0, -1))], {
-      input: present.map((n) => `${n.target}\n`).join(''),
-      readOnly: true,
-    });
+    const r = optimistic && optimistic.code === 0 && out.length === 0 ? optimistic : await unreachableFrom(present);
     const unreachable = new Set(r.code === 0 ? r.stdout.toString().split('\n') : []);
     for (const n of present) if (unreachable.has(n.target)) out.push({ ...n, why: 'unreachable' });
   }
