@@ -10,7 +10,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(join(tmpdir(), 'handoff-corpus-'));
-const entry = join(dir, 'entry.ts');
 const out = join(dir, 'corpus.mjs');
 try {
   await build({

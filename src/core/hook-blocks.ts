@@ -133,7 +133,7 @@ export function withLefthookCommand(text: string, hook: string): string {
 
 /** A lefthook config without our commands; a hook section we emptied goes too. */
 export function withoutLefthookCommands(text: string): string {
-  let lines = text.split('\n');
+  const lines = text.split('\n');
   for (;;) {
     const at = findBlock(lines);
     if (!at) break;

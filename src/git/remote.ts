@@ -33,7 +33,7 @@ export async function defaultRemote(repo: Repo): Promise<string | null> {
 /** Checks that `name` is a configured remote (a name is needed for the tracking ref). */
 export async function requireRemote(repo: Repo, name: string | undefined): Promise<string> {
   if (name !== undefined) {
-    if (!/^[A-Za-z0-9._\/-]+$/.test(name) || name.includes('..') || !(await repo.configGet(`remote.${name}.url`))) {
+    if (!/^[A-Za-z0-9._/-]+$/.test(name) || name.includes('..') || !(await repo.configGet(`remote.${name}.url`))) {
       // A typo is likelier than a remote to add: name the ones there are.
       const remotes = [...(await repo.config()).keys()].map((k) => /^remote\.(.+)\.url$/.exec(k)?.[1]).filter((r): r is string => Boolean(r));
       const known = [...new Set(remotes)];

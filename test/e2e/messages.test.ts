@@ -215,7 +215,10 @@ describe('the demo', () => {
       if (!lines[i].startsWith('$ ')) continue;
       const cmd = lines[i].slice(2);
       script.push(cmd.startsWith('cd ') ? `cd "$REPLAY"` : cmd);
-      if (cmd.endsWith("<<'EOF'")) while (lines[++i] !== 'EOF') script.push(lines[i]), expect(i).toBeLessThan(lines.length);
+      if (cmd.endsWith("<<'EOF'")) while (lines[++i] !== 'EOF') {
+        script.push(lines[i]);
+        expect(i).toBeLessThan(lines.length);
+      }
       if (cmd.endsWith("<<'EOF'")) script.push('EOF');
     }
     expect(script.length).toBeGreaterThan(10);

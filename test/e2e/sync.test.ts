@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { handoff, cliPath } from '../helpers/cli.js';
-import { Fleet, expectEverywhere, loggedVersions, sync, writeVersion, type FleetRepo } from '../helpers/fleet.js';
+import { Fleet, expectEverywhere, sync, writeVersion, type FleetRepo } from '../helpers/fleet.js';
 import { TestRepo } from '../helpers/repo.js';
 
 function refs(repo: TestRepo): string {

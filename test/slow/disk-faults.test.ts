@@ -4,7 +4,7 @@
  * naming the cause, exit 1 (4 for a remote step), nothing of ours left behind (no
  * `tmp_obj_*`, no lock), and the handoff history exactly as it was.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, writeSync, writeFileSync } from 'node:fs';
