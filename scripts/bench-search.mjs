@@ -65,7 +65,11 @@ for (const n of SIZES) {
     }
   }
   const ref = median(node0);
-  for (const [what, xs] of [['cold index (first search)', cold], ['warm index, rare query', warmRare], ['warm index, every version matches', warmCommon]]) {
+  for (const [what, xs] of [
+    ['cold index (first search)', cold],
+    ['warm index, rare query', warmRare],
+    ['warm index, every version matches', warmCommon],
+  ]) {
     const ms = median(xs);
     rows.push({ versions: n, what, ms: +ms.toFixed(1), node0: +ref.toFixed(1), ratio: +(ms / ref).toFixed(2) });
     log(`  ${n} versions, ${what}: ${ms.toFixed(1)} ms vs node -e 0 ${ref.toFixed(1)} ms`);
@@ -74,6 +78,12 @@ for (const n of SIZES) {
 }
 const machine = `${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`;
 process.stdout.write(
-  [`git handoff search: medians of ${RUNS} warm runs (cold: ${Math.max(3, Math.ceil(RUNS / 2))} runs, index removed before each); ${machine}`, '', '| versions | what | search | node -e 0 | ratio |', '|---|---|---|---|---|', ...rows.map((r) => `| ${r.versions.toLocaleString('en')} | ${r.what} | ${r.ms} ms | ${r.node0} ms | ${r.ratio} |`)].join('\n') + '\n',
+  [
+    `git handoff search: medians of ${RUNS} warm runs (cold: ${Math.max(3, Math.ceil(RUNS / 2))} runs, index removed before each); ${machine}`,
+    '',
+    '| versions | what | search | node -e 0 | ratio |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.versions.toLocaleString('en')} | ${r.what} | ${r.ms} ms | ${r.node0} ms | ${r.ratio} |`),
+  ].join('\n') + '\n',
 );
 if (!args.includes('--keep')) rmSync(work, { recursive: true, force: true });

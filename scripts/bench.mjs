@@ -29,7 +29,12 @@ const log = (s) => process.stderr.write(`${s}\n`);
 
 function run(cmd, argv, { cwd = work, input, extraEnv } = {}) {
   const t = process.hrtime.bigint();
-  const r = spawnSync(cmd, argv, { cwd, env: extraEnv ? { ...env, ...extraEnv } : env, input, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
+  const r = spawnSync(cmd, argv, {
+    cwd,
+    env: extraEnv ? { ...env, ...extraEnv } : env,
+    input,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'],
+  });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed in ${cwd}: ${r.stderr}`);
   return ms;
@@ -64,7 +69,17 @@ const rows = [];
 function row(what, fixture, ours, ref, refName, target, unit = 'ms') {
   const ratio = ours / ref;
   // A row without a target (null) is reported for its figure alone.
-  rows.push({ what, fixture, ours: +ours.toFixed(2), reference: +ref.toFixed(2), referenceName: refName, ratio: +ratio.toFixed(2), target, pass: target === null ? null : ratio <= target, unit });
+  rows.push({
+    what,
+    fixture,
+    ours: +ours.toFixed(2),
+    reference: +ref.toFixed(2),
+    referenceName: refName,
+    ratio: +ratio.toFixed(2),
+    target,
+    pass: target === null ? null : ratio <= target,
+    unit,
+  });
   log(`  ${what}: ${ours.toFixed(1)} vs ${ref.toFixed(1)} ${unit} -> ${ratio.toFixed(2)} (${target === null ? 'no target' : `target <= ${target}`})`);
 }
 function skipped(what, fixture, why, target) {
@@ -88,7 +103,11 @@ if (!args.includes('--no-large')) {
   const t0 = Date.now();
   const large = join(work, 'large');
   const phases = buildFixture(large, { commits: 200000, versions: 50000 });
-  log(`  large fixture: ${Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}`);
+  log(
+    `  large fixture: ${Object.entries(phases)
+      .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+      .join(', ')}`,
+  );
   row('building the large fixture (git fast-import)', '200k commits, 50k versions', (Date.now() - t0) / 1000, 60, 'the 60 s budget', 1, 's');
   fixtures.push({ name: '200k commits, 50k versions', short: '50k', dir: large, versions: 50000 });
 }
@@ -151,11 +170,20 @@ for (const f of fixtures) {
   {
     const targets = join(work, `targets-${f.short}.txt`);
     const ls = execFileSync('git', ['ls-tree', '-r', '--name-only', 'refs/notes/handoff'], { cwd: f.dir, env, encoding: 'utf8', maxBuffer: 1 << 28 });
-    writeFileSync(targets, ls.split('\n').filter(Boolean).map((p) => p.replace(/\//g, '')).join('\n') + '\n');
+    writeFileSync(
+      targets,
+      ls
+        .split('\n')
+        .filter(Boolean)
+        .map((p) => p.replace(/\//g, ''))
+        .join('\n') + '\n',
+    );
     const input = readFileSync(targets);
     const [o, g] = few([
       () => run('git', ['handoff', 'doctor'], { cwd: f.dir }),
-      () => run('git', ['cat-file', '--batch-check'], { cwd: f.dir, input }) + run('git', ['rev-list', '--stdin', '--not', '--branches', '--tags', '--remotes', 'HEAD'], { cwd: f.dir, input }),
+      () =>
+        run('git', ['cat-file', '--batch-check'], { cwd: f.dir, input }) +
+        run('git', ['rev-list', '--stdin', '--not', '--branches', '--tags', '--remotes', 'HEAD'], { cwd: f.dir, input }),
     ]);
     // (the target is set at 50,000 versions: on 5,000, Node's own start-up is most of it)
     row('git handoff doctor', f.name, o, g, 'its git commands alone', f.versions >= 50000 ? 2 : null);
@@ -191,15 +219,18 @@ for (const f of fixtures) {
       execFileSync('git', ['init', '-q', '--bare', r], { env });
       return r;
     };
-    const [s, p] = few([
-      () => {
-        const r = empty();
-        spawnSync('git', ['remote', 'remove', 'bench'], { cwd: a, env, stdio: 'ignore' });
-        execFileSync('git', ['remote', 'add', 'bench', r], { cwd: a, env });
-        return run('git', ['handoff', 'sync', 'bench'], { cwd: a });
-      },
-      () => run('git', ['push', '-q', empty(), 'refs/notes/handoff:refs/notes/handoff'], { cwd: a }),
-    ], 3);
+    const [s, p] = few(
+      [
+        () => {
+          const r = empty();
+          spawnSync('git', ['remote', 'remove', 'bench'], { cwd: a, env, stdio: 'ignore' });
+          execFileSync('git', ['remote', 'add', 'bench', r], { cwd: a, env });
+          return run('git', ['handoff', 'sync', 'bench'], { cwd: a });
+        },
+        () => run('git', ['push', '-q', empty(), 'refs/notes/handoff:refs/notes/handoff'], { cwd: a }),
+      ],
+      3,
+    );
     row('git handoff sync to an empty remote', f.name, s, p, 'git push of the same ref', 2);
     for (const d of [a, b, remote]) rmSync(d, { recursive: true, force: true });
     for (let j = 0; j < k; j++) rmSync(join(work, `empty-${f.short}-${j}`), { recursive: true, force: true });
@@ -211,7 +242,11 @@ for (const f of fixtures) {
     cpSync(f.dir, withHooks, { recursive: true });
     cpSync(f.dir, without, { recursive: true });
     run('git', ['handoff', 'init'], { cwd: withHooks });
-    const subjects = { excluded: (i) => [`docs: bench ${i}`], ordinary: (i) => [`fix: bench ${i}`], substantive: (i) => [`feat: bench ${i}`, '-m', 'x'.repeat(250)] };
+    const subjects = {
+      excluded: (i) => [`docs: bench ${i}`],
+      ordinary: (i) => [`fix: bench ${i}`],
+      substantive: (i) => [`feat: bench ${i}`, '-m', 'x'.repeat(250)],
+    };
     const target = { excluded: 0.15, ordinary: 1.1, substantive: 1.1 };
     for (const kind of Object.keys(subjects)) {
       const commit = (dir, i) => run('git', ['commit', '-q', '--allow-empty', '-m', ...subjects[kind](i)], { cwd: dir });
@@ -238,7 +273,8 @@ if (fixtures.length > 1) {
     const [a, b] = interleave([(i) => cmd(s, i), (i) => cmd(l, i)]);
     row(`${what}: ${l.short} vs ${s.short} (flat)`, 'both', b, a, `the ${s.short} fixture`, 1.1);
   }
-  for (const [what, [a, b]] of Object.entries(flat)) if (!(what in pairs)) row(`${what}: ${l.short} vs ${s.short}`, 'both', b, a, `the ${s.short} fixture`, null);
+  for (const [what, [a, b]] of Object.entries(flat))
+    if (!(what in pairs)) row(`${what}: ${l.short} vs ${s.short}`, 'both', b, a, `the ${s.short} fixture`, null);
   row('log --json growth per version, 50k vs 5k (1 = linear)', 'both', l.logMs / (l.versions / s.versions), s.logMs, 'the 5k run', 1.2);
 }
 for (const f of fixtures) for (const d of [f.write, f.newBranch]) if (d) rmSync(d, { recursive: true, force: true });
@@ -338,7 +374,13 @@ for (const f of fixtures) for (const d of [f.write, f.newBranch]) if (d) rmSync(
   row('secret scan of a 1 MiB handoff (CPU time, fresh process)', '1 MiB of handoff prose', median(times), 50, 'the 50 ms budget', 1);
 }
 
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, git: execFileSync('git', ['--version'], { encoding: 'utf8' }).trim() };
+const machine = {
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model,
+  memGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  git: execFileSync('git', ['--version'], { encoding: 'utf8' }).trim(),
+};
 const total = (Date.now() - started) / 1000;
 const lines = [
   `git-handoff benchmark: medians of ${RUNS} interleaved runs after ${WARMUP} warm-up; ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, node ${machine.node}, ${machine.git}; ${total.toFixed(0)} s`,

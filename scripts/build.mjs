@@ -30,7 +30,14 @@ for (const [name, file] of Object.entries(VENDOR)) {
 // hooks) is a bundle of its own too, so `hook post-commit` does not compile the agent
 // machinery. Both lists come from esbuild's own import graph of the registry (its
 // metafile), so what is split is exactly what esbuild resolved, comments and strings aside.
-const analysis = await build({ ...common, entryPoints: [join(root, 'src/commands/registry.ts')], external: Object.keys(VENDOR), metafile: true, write: false, outdir: dist });
+const analysis = await build({
+  ...common,
+  entryPoints: [join(root, 'src/commands/registry.ts')],
+  external: Object.keys(VENDOR),
+  metafile: true,
+  write: false,
+  outdir: dist,
+});
 const { inputs } = analysis.metafile;
 /** bundle name -> source file (relative to the root, as the metafile names it) */
 const bundles = new Map();
@@ -144,7 +151,16 @@ require('./main.cjs');
   mkdirSync(cacheDir, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'handoff-v8-cache-'));
   try {
-    const env = { PATH: process.env.PATH, HOME: work, LANG: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'Build', GIT_AUTHOR_EMAIL: 'build@example.com', GIT_COMMITTER_NAME: 'Build', GIT_COMMITTER_EMAIL: 'build@example.com' };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: work,
+      LANG: 'C',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_AUTHOR_NAME: 'Build',
+      GIT_AUTHOR_EMAIL: 'build@example.com',
+      GIT_COMMITTER_NAME: 'Build',
+      GIT_COMMITTER_EMAIL: 'build@example.com',
+    };
     const run = (cmd, args) => {
       const r = spawnSync(cmd, args, { cwd: work, env: { ...env, HANDOFF_BUILD_V8_CACHE: cacheDir }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
       if (r.status !== 0 && !(cmd === process.execPath && r.status === 1)) throw new Error(`${[cmd, ...args].join(' ')}: ${r.stderr || r.error}`);

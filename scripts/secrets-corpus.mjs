@@ -26,13 +26,17 @@ try {
   });
   const { scoreCorpus, scanText, HAND_WRITTEN_COUNT } = await import(pathToFileURL(out).href);
   const s = scoreCorpus(scanText);
-  const readme = readFileSync(join(root, 'README.md'), 'utf8').split('\n').filter((l) => l.trim());
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
   const readmeAlarms = readme.flatMap((line) => scanText(line).map((h) => ({ line, kind: h.kind })));
   const pct = (a, b) => `${((100 * a) / b).toFixed(1)}%`;
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify({ ...s, missed: s.missed.map((m) => m.rule), readmeLines: readme.length, readmeAlarms }, null, 2));
   } else {
-    console.log(`positives: caught ${s.caught} of ${s.positives} (${pct(s.caught, s.positives)}) over ${s.families} families; families missed entirely: ${s.missedFamilies.length ? s.missedFamilies.join(', ') : 'none'}`);
+    console.log(
+      `positives: caught ${s.caught} of ${s.positives} (${pct(s.caught, s.positives)}) over ${s.families} families; families missed entirely: ${s.missedFamilies.length ? s.missedFamilies.join(', ') : 'none'}`,
+    );
     for (const m of s.missed) console.log(`  missed ${m.rule}: ${m.text.slice(0, 60)}...`);
     console.log(`prose: ${s.falseAlarms.length} false alarm(s) on ${s.proseLines} lines (${HAND_WRITTEN_COUNT} written by hand, the rest templated)`);
     for (const a of s.falseAlarms) console.log(`  ${a.kind}: ${a.line}`);

@@ -32,7 +32,10 @@ export class HandoffError extends Error {
   static code = 'HandoffError';
   readonly exitCode: ExitCode = 1;
   readonly [BRAND] = true;
-  constructor(message: string, readonly data: Record<string, unknown> = {}) {
+  constructor(
+    message: string,
+    readonly data: Record<string, unknown> = {},
+  ) {
     super(message);
   }
   get code(): string {
@@ -215,7 +218,10 @@ export class WorkItemConflict extends Refused {
 /** Exit 4: a `gh` call failed (not installed, not authenticated, refused by GitHub, or an answer we cannot use). */
 export class GhFailed extends ExternalFailure {
   static override code = 'GhFailed';
-  constructor(readonly args: string[], readonly detail: string) {
+  constructor(
+    readonly args: string[],
+    readonly detail: string,
+  ) {
     super(`gh ${args.slice(0, 2).join(' ')} failed: ${detail}`, { args, detail });
   }
 }

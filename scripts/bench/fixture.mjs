@@ -84,7 +84,12 @@ export function buildFixture(dir, { commits, versions, behind = 2, phases = {} }
   let input = parts.join('');
   phase('history text');
   const run = (stream) => {
-    const r = spawnSync('git', ['fast-import', '--quiet', '--export-marks=marks'], { cwd: dir, input: stream, env: { ...process.env, ...BENCH_ENV }, maxBuffer: 1 << 28 });
+    const r = spawnSync('git', ['fast-import', '--quiet', '--export-marks=marks'], {
+      cwd: dir,
+      input: stream,
+      env: { ...process.env, ...BENCH_ENV },
+      maxBuffer: 1 << 28,
+    });
     if (r.status !== 0) throw new Error(`fast-import failed: ${r.stderr}`);
   };
   run(input);

@@ -61,9 +61,17 @@ export interface CodexTrust {
 }
 
 /** The state of each hook in `hooksText` (at `hooksPath`) that `isOurs` selects, for a project at `projectDirs` (the top and its parents). */
-export function codexTrust(configText: string | null, hooksPath: string, hooksText: string, projectDirs: string[], isOurs: (command: string) => boolean): CodexTrust {
+export function codexTrust(
+  configText: string | null,
+  hooksPath: string,
+  hooksText: string,
+  projectDirs: string[],
+  isOurs: (command: string) => boolean,
+): CodexTrust {
   const tables = tomlTables(configText ?? '');
-  const projectTrusted = projectDirs.some((d) => tables.get(`projects.${quoted(d)}`)?.get('trust_level') === 'trusted' || tables.get(`projects.'${d}'`)?.get('trust_level') === 'trusted');
+  const projectTrusted = projectDirs.some(
+    (d) => tables.get(`projects.${quoted(d)}`)?.get('trust_level') === 'trusted' || tables.get(`projects.'${d}'`)?.get('trust_level') === 'trusted',
+  );
   const hooks: CodexHookTrust[] = [];
   let parsed: unknown;
   try {
@@ -83,7 +91,9 @@ export function codexTrust(configText: string | null, hooksPath: string, hooksTe
         const timeout = label === 'session_end' ? Math.min(3, Math.max(1, configured)) : Math.max(1, configured);
         const matcher = typeof g.matcher === 'string' && !['user_prompt_submit', 'stop'].includes(label) ? { matcher: g.matcher } : {};
         const payload = { event_name: label, hooks: [{ async: h.async === true, command: h.command, timeout, type: 'command' }], ...matcher };
-        const hash = `sha256:${createHash('sha256').update(JSON.stringify(sortKeys(payload))).digest('hex')}`;
+        const hash = `sha256:${createHash('sha256')
+          .update(JSON.stringify(sortKeys(payload)))
+          .digest('hex')}`;
         const key = `${hooksPath}:${label}:${gi}:${hi}`;
         const trusted = tables.get(`hooks.state.${quoted(key)}`)?.get('trusted_hash');
         hooks.push({ key, event, status: trusted === undefined ? 'untrusted' : trusted === hash ? 'trusted' : 'modified' });
@@ -96,5 +106,9 @@ export function codexTrust(configText: string | null, hooksPath: string, hooksTe
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (!isObj(v)) return v;
-  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .map((k) => [k, sortKeys(v[k])]),
+  );
 }

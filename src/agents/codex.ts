@@ -22,6 +22,8 @@ export const codex: AgentAdapter = {
   envFileVars: [],
   sessionEnvVars: ['CODEX_THREAD_ID'],
   hookFiles: ['.codex/hooks.json'],
-  detect: (raw) => typeof raw.turn_id === 'string' || (typeof raw.transcript_path === 'string' && /[\\/]\.codex[\\/]sessions[\\/]|[\\/]rollout-[^\\/]*\.jsonl$/.test(raw.transcript_path)),
+  detect: (raw) =>
+    typeof raw.turn_id === 'string' ||
+    (typeof raw.transcript_path === 'string' && /[\\/]\.codex[\\/]sessions[\\/]|[\\/]rollout-[^\\/]*\.jsonl$/.test(raw.transcript_path)),
   render: (event, reply) => (event === 'session-end' ? '' : renderClaudeStyle(event, reply)),
 };

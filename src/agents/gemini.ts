@@ -40,7 +40,8 @@ export const gemini: AgentAdapter = {
   envFileVars: [],
   sessionEnvVars: ['GEMINI_SESSION_ID'],
   hookFiles: ['.gemini/settings.json'],
-  detect: (raw, env) => Boolean(env.GEMINI_PROJECT_DIR) || (typeof raw.hook_event_name === 'string' && ['BeforeAgent', 'AfterAgent', 'PreCompress'].includes(raw.hook_event_name)),
+  detect: (raw, env) =>
+    Boolean(env.GEMINI_PROJECT_DIR) || (typeof raw.hook_event_name === 'string' && ['BeforeAgent', 'AfterAgent', 'PreCompress'].includes(raw.hook_event_name)),
   runsHooksOf: [],
   promptContext: true,
   compacts: (input) => input.trigger === 'manual',

@@ -23,7 +23,10 @@ export function isAgentName(s: string): s is AgentName {
 
 /** Our event for `name` as this agent spells it, or null when the agent has no such event. */
 export function agentEvent(agent: AgentAdapter, name: string): AgentEvent | null {
-  const kebab = name.replace(/([a-z])([A-Z])/g, '$1-$2').replace(/_/g, '-').toLowerCase();
+  const kebab = name
+    .replace(/([a-z])([A-Z])/g, '$1-$2')
+    .replace(/_/g, '-')
+    .toLowerCase();
   if ((AGENT_EVENTS as readonly string[]).includes(kebab)) return kebab as AgentEvent;
   return agent.hooks.find((h) => h.native.toLowerCase() === name.toLowerCase())?.event ?? null;
 }

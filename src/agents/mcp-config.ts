@@ -30,15 +30,27 @@ export interface McpRegistration {
 /** Where each agent reads project MCP servers. Agents not listed here get no registration. */
 export const MCP_REGISTRATIONS: Partial<Record<AgentName, McpRegistration>> = {
   // code.claude.com/docs/en/mcp: project scope is .mcp.json at the project root
-  claude: { file: '.mcp.json', format: 'json', key: 'mcpServers', extra: { type: 'stdio' }, notice: 'Claude Code asks once before it starts the servers of a project\'s .mcp.json (or /mcp)' },
+  claude: {
+    file: '.mcp.json',
+    format: 'json',
+    key: 'mcpServers',
+    extra: { type: 'stdio' },
+    notice: "Claude Code asks once before it starts the servers of a project's .mcp.json (or /mcp)",
+  },
   // developers.openai.com/codex/mcp: [mcp_servers.<name>] in config.toml; a project's .codex/config.toml in a trusted project
-  codex: { file: '.codex/config.toml', format: 'toml', key: 'mcp_servers', notice: 'Codex reads a project\'s .codex/config.toml only in a trusted project' },
+  codex: { file: '.codex/config.toml', format: 'toml', key: 'mcp_servers', notice: "Codex reads a project's .codex/config.toml only in a trusted project" },
   // geminicli.com/docs/tools/mcp-server: mcpServers in .gemini/settings.json
   gemini: { file: '.gemini/settings.json', format: 'json', key: 'mcpServers' },
   // cursor.com/docs/context/mcp: a project's .cursor/mcp.json, mcpServers
   cursor: { file: '.cursor/mcp.json', format: 'json', key: 'mcpServers' },
   // Copilot CLI reads a workspace's .mcp.json (Claude Code's file) in a trusted folder (its changelog, 1.0.x)
-  copilot: { file: '.mcp.json', format: 'json', key: 'mcpServers', extra: { type: 'stdio' }, notice: 'Copilot CLI starts the servers of a workspace .mcp.json only in a trusted folder' },
+  copilot: {
+    file: '.mcp.json',
+    format: 'json',
+    key: 'mcpServers',
+    extra: { type: 'stdio' },
+    notice: 'Copilot CLI starts the servers of a workspace .mcp.json only in a trusted folder',
+  },
   // opencode.ai/docs/mcp-servers: "mcp" in the project's opencode.json, local servers run a command array
   opencode: { file: 'opencode.json', format: 'opencode', key: 'mcp' },
   // docs.factory.ai: a project's .factory/mcp.json, mcpServers (`droid mcp list` shows it connected, 0.225.2)
@@ -103,7 +115,11 @@ function tomlTable(lines: string[], reg: McpRegistration): [number, number] | nu
   const at = lines.findIndex((l) => header.test(l));
   if (at < 0) return null;
   let end = lines.length;
-  for (let i = at + 1; i < lines.length; i++) if (TABLE.test(lines[i])) { end = i; break; }
+  for (let i = at + 1; i < lines.length; i++)
+    if (TABLE.test(lines[i])) {
+      end = i;
+      break;
+    }
   return [at, end];
 }
 

@@ -28,7 +28,12 @@ export const opencode: AgentAdapter = {
   title: 'OpenCode',
   instructionFiles: ['AGENTS.md', 'CLAUDE.md'],
   // there is no session-end event
-  hooks: hookEntries({ 'session-start': 'session.created', 'user-prompt-submit': 'chat.message', 'pre-compact': 'experimental.session.compacting', stop: 'session.idle' }),
+  hooks: hookEntries({
+    'session-start': 'session.created',
+    'user-prompt-submit': 'chat.message',
+    'pre-compact': 'experimental.session.compacting',
+    stop: 'session.idle',
+  }),
   timeout: 30,
   envFileVars: [],
   sessionEnvVars: [],

@@ -191,7 +191,11 @@ export function enableCodexHooks(text: string | null): TextChange & { previous: 
   const at = lines.findIndex((l) => FEATURES.test(l));
   if (at >= 0) {
     let end = lines.length;
-    for (let i = at + 1; i < lines.length; i++) if (TABLE.test(lines[i])) { end = i; break; }
+    for (let i = at + 1; i < lines.length; i++)
+      if (TABLE.test(lines[i])) {
+        end = i;
+        break;
+      }
     for (let i = at + 1; i < end; i++) {
       const m = CODEX_HOOKS.exec(lines[i]);
       if (!m) continue;
@@ -214,7 +218,11 @@ export function disableCodexHooks(text: string | null, previous: string | null, 
   const at = lines.findIndex((l) => FEATURES.test(l));
   if (at < 0) return { text, changed: false };
   let end = lines.length;
-  for (let i = at + 1; i < lines.length; i++) if (TABLE.test(lines[i])) { end = i; break; }
+  for (let i = at + 1; i < lines.length; i++)
+    if (TABLE.test(lines[i])) {
+      end = i;
+      break;
+    }
   const i = lines.findIndex((l, k) => k > at && k < end && /^codex_hooks = true$/.test(l));
   if (i < 0 || previous === 'true') return { text, changed: false };
   if (previous !== null) lines[i] = previous;
@@ -228,7 +236,13 @@ export function disableCodexHooks(text: string | null, previous: string | null, 
 
 /** Does this instruction text carry the trigger line? */
 export function hasTrigger(text: string | null): boolean {
-  return text !== null && text.toLowerCase().replace(/[ \t]+/g, ' ').includes(TRIGGER_LINE);
+  return (
+    text !== null &&
+    text
+      .toLowerCase()
+      .replace(/[ \t]+/g, ' ')
+      .includes(TRIGGER_LINE)
+  );
 }
 
 /** Adds the trigger line once, at the end. */
@@ -242,7 +256,9 @@ export function addTriggerLine(text: string | null): TextChange {
 /** Removes the trigger line `addTriggerLine` added (and the blank line it put before it). */
 export function removeTriggerLine(text: string | null, createdByInit: boolean): TextChange {
   if (text === null || !text.includes(TRIGGER_LINE)) return { text, changed: false };
-  let out = text.replace(new RegExp(`(\\n\\n|\\n|^)${TRIGGER_LINE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n?`), (_m, pre: string) => (pre === '\n\n' ? '\n' : pre === '\n' ? '\n' : ''));
+  let out = text.replace(new RegExp(`(\\n\\n|\\n|^)${TRIGGER_LINE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n?`), (_m, pre: string) =>
+    pre === '\n\n' ? '\n' : pre === '\n' ? '\n' : '',
+  );
   if (out === text) return { text, changed: false };
   if (createdByInit && out.trim() === '') return { text: null, changed: true };
   if (text.endsWith('\n') && !out.endsWith('\n') && out !== '') out += '\n';
@@ -271,14 +287,16 @@ export const OWN_FILE_MARK = 'git-handoff';
  */
 export function writeOwnFile(text: string | null, content: string, path: string, isOurs: (text: string) => boolean): TextChange {
   if (text === content) return { text, changed: false };
-  if (text !== null && text.trim() !== '' && !isOurs(text)) throw new SettingsError(`${path} exists and is not git-handoff's; move it aside, then run init again`);
+  if (text !== null && text.trim() !== '' && !isOurs(text))
+    throw new SettingsError(`${path} exists and is not git-handoff's; move it aside, then run init again`);
   return { text: content, changed: true };
 }
 
 /** Copilot CLI's `.github/hooks/git-handoff.json`: version 1, one command entry per event. */
 export function copilotHooksFile(adapter: AgentAdapter): string {
   const hooks: Obj = {};
-  for (const spec of adapter.hooks) hooks[spec.native] = [{ type: 'command', bash: hookCommand(spec.event, adapter.name), timeoutSec: spec.timeout ?? adapter.timeout }];
+  for (const spec of adapter.hooks)
+    hooks[spec.native] = [{ type: 'command', bash: hookCommand(spec.event, adapter.name), timeoutSec: spec.timeout ?? adapter.timeout }];
   return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
 }
 

@@ -105,7 +105,7 @@ export function normalizeInput(raw: Obj): AgentHookInput {
     sessionId: str(raw.session_id) ?? str(raw.sessionId) ?? str(raw.conversation_id),
     cwd: str(raw.cwd) ?? firstString(raw.workspace_roots),
     nativeEvent: str(raw.hook_event_name) ?? str(raw.hookEventName),
-    source: source ? SOURCES[source] ?? source : null,
+    source: source ? (SOURCES[source] ?? source) : null,
     prompt: typeof raw.prompt === 'string' ? raw.prompt : null,
     reason: str(raw.reason),
     trigger: str(raw.trigger),
@@ -117,7 +117,7 @@ export function normalizeInput(raw: Obj): AgentHookInput {
 
 /** Parses stdin; a problem is returned as a message, never thrown (hooks must not block the agent). */
 export function parseHookInput(text: string): { input: AgentHookInput } | { problem: string } {
-  if (text.trim() === '') return { problem: 'no hook input on stdin (expected the agent\'s JSON)' };
+  if (text.trim() === '') return { problem: "no hook input on stdin (expected the agent's JSON)" };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -49,6 +49,10 @@ export async function ackRelay(repo: Repo, req: AckRequest): Promise<AckResult> 
     const won = store.readAck(req.relayId);
     throw new AckRefused(`relay ${req.relayId} is no longer waiting: it ${won?.status === 'timeout' ? 'timed out' : `was already answered (${won?.status})`}`);
   }
-  if (stale) throw new AckRefused(`the relay prompt is stale: version ${stale.slice(0, 12)} was written after it; recorded the relay as failed`, { relay_id: req.relayId, newer: stale });
+  if (stale)
+    throw new AckRefused(`the relay prompt is stale: version ${stale.slice(0, 12)} was written after it; recorded the relay as failed`, {
+      relay_id: req.relayId,
+      newer: stale,
+    });
   return { relayId: req.relayId, version: record.version, status: ack.status as 'accepted' | 'failed', reason: ack.reason };
 }

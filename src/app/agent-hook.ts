@@ -143,7 +143,12 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
   const records = readSessions(repo.gitDir);
   const own = records.find((r) => r.session_id === sessionId) ?? null;
   // A new session judges the sessions that are over, not those running beside it.
-  const finished = own ? [] : finishedSessions(records.filter((r) => r.session_id !== sessionId), now);
+  const finished = own
+    ? []
+    : finishedSessions(
+        records.filter((r) => r.session_id !== sessionId),
+        now,
+      );
   const previous = previousSession(finished);
   const previousWrote = previous ? await wroteHandoffSince(repo, previous) : null;
   const d = decideSessionStart(own, { sessionId, agent: adapter.name, now, head: await repo.headCommit(), previousWrote });
@@ -167,7 +172,9 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
 
   if (again) return warnings.length ? { warnings } : {};
   const r = await showHandoff(repo, {});
-  const bookmark = r.version ? renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: [] }) : null;
+  const bookmark = r.version
+    ? renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: [] })
+    : null;
   const context = sessionStartContext({
     bookmark,
     stale: r.stale && r.ageDays !== null ? { ageDays: r.ageDays, date: r.date! } : null,

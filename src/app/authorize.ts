@@ -10,7 +10,18 @@ import { upstreamOf } from '../git/reachability.js';
 import { decideTransition } from '../core/item-states.js';
 import type { WorkItemRef } from '../core/work-item.js';
 import { receiptId, type PullRequestFacts, type Receipt } from '../core/receipt.js';
-import { lastReceipt, openItem, providerProblem, refuseSecrets, receiptsOf, receiptTime, resolveSession, syncProvider, type ItemContext, type TransitionResult } from './work-items.js';
+import {
+  lastReceipt,
+  openItem,
+  providerProblem,
+  refuseSecrets,
+  receiptsOf,
+  receiptTime,
+  resolveSession,
+  syncProvider,
+  type ItemContext,
+  type TransitionResult,
+} from './work-items.js';
 import { authorizationOf } from './seed.js';
 import { ProviderFailed, TransitionRefused, UsageError } from '../errors.js';
 
@@ -30,7 +41,10 @@ async function pullRequest(ctx: ItemContext, branch: string | null, command: str
     return await ctx.provider.pullRequest(ctx.ref, branch);
   } catch (e) {
     const problem = providerProblem(e);
-    if (problem !== null) throw new ProviderFailed(`github: reading the pull request of ${branch} failed: ${problem}; nothing was written; re-running '${command}' is safe`, { step: 'read' });
+    if (problem !== null)
+      throw new ProviderFailed(`github: reading the pull request of ${branch} failed: ${problem}; nothing was written; re-running '${command}' is safe`, {
+        step: 'read',
+      });
     throw e;
   }
 }
@@ -84,7 +98,8 @@ export async function authorizeItem(repo: Repo, req: AuthorizeRequest): Promise<
   }
 
   if (!req.scope || !req.scope.trim()) throw new UsageError('authorize: --scope is required');
-  if (req.retries === undefined || !/^\d{1,4}$/.test(req.retries) || Number(req.retries) < 1) throw new UsageError('authorize: --retries must be a whole number of at least 1');
+  if (req.retries === undefined || !/^\d{1,4}$/.test(req.retries) || Number(req.retries) < 1)
+    throw new UsageError('authorize: --retries must be a whole number of at least 1');
   const retries = Number(req.retries);
   await refuseSecrets(repo, { scope: req.scope, session });
   const v = decideTransition('authorize', ctx.state, { commit: head });

@@ -23,7 +23,8 @@ export async function claimItem(repo: Repo, req: ClaimRequest): Promise<Transiti
   const { ref } = ctx;
   const session = resolveSession(repo, req.session);
   const command = `git handoff claim --work-item ${ref.text}`;
-  const sync = (receipt: Receipt) => syncProvider(ctx, receipt, () => ctx.provider.plan({ ref, receipt, status: 'in-progress' }), { dryRun: req.dryRun, command });
+  const sync = (receipt: Receipt) =>
+    syncProvider(ctx, receipt, () => ctx.provider.plan({ ref, receipt, status: 'in-progress' }), { dryRun: req.dryRun, command });
 
   // A claim already made (by this session, or with no session named) is finished, not refused.
   const previous = ctx.state === 'in-progress' ? await lastReceipt(ctx, 'claim') : null;
@@ -47,7 +48,8 @@ export async function claimItem(repo: Repo, req: ClaimRequest): Promise<Transiti
       described = await ctx.provider.describe(ref);
     } catch (e) {
       const problem = providerProblem(e);
-      if (problem !== null) throw new ProviderFailed(`github: reading ${ref.text} failed: ${problem}; nothing was written; re-running '${command}' is safe`, { step: 'read' });
+      if (problem !== null)
+        throw new ProviderFailed(`github: reading ${ref.text} failed: ${problem}; nothing was written; re-running '${command}' is safe`, { step: 'read' });
       throw e;
     }
     if (described) {

@@ -128,7 +128,8 @@ function writeAtomically(abs: string, text: string, shown: string): void {
 
 export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
   const target = (req.toStatus ?? 'in-progress') as ItemState;
-  if (target !== 'in-progress' && target !== 'ready-for-review') throw new UsageError(`--to-status must be in-progress or ready-for-review, not ${req.toStatus}`);
+  if (target !== 'in-progress' && target !== 'ready-for-review')
+    throw new UsageError(`--to-status must be in-progress or ready-for-review, not ${req.toStatus}`);
   const ctx = await openItem(repo, req.ref, { write: true });
   const { ref } = ctx;
   const session = resolveSession(repo, req.session);
@@ -166,12 +167,7 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
   if (existing && existing.workItem !== ref.text) throw new WorkItemConflict(`receipt ${id} belongs to ${existing.workItem}, not ${ref.text}`);
   const cited = citedReceipts(text).map((c) => c.id);
 
-  const settled =
-    existing !== null &&
-    existing.toStatus === target &&
-    record.state === target &&
-    record.handoffDoc === path &&
-    record.receipts.includes(id);
+  const settled = existing !== null && existing.toStatus === target && record.state === target && record.handoffDoc === path && record.receipts.includes(id);
   let receipt: Receipt;
   let next: ItemRecord = record;
   if (settled) {

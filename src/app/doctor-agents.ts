@@ -37,15 +37,30 @@ export function checkAgentTrust(repo: Repo, env: NodeJS.ProcessEnv): Finding[] {
   if (t.projectTrusted && !skipped.length) return [];
   const why = [
     ...(t.projectTrusted ? [] : [`the project is not trusted in ${configPath}`]),
-    ...(skipped.some((h) => h.status === 'untrusted') ? [`not trusted yet: ${skipped.filter((h) => h.status === 'untrusted').map((h) => h.event).join(', ')}`] : []),
-    ...(skipped.some((h) => h.status === 'modified') ? [`changed since you trusted them: ${skipped.filter((h) => h.status === 'modified').map((h) => h.event).join(', ')}`] : []),
+    ...(skipped.some((h) => h.status === 'untrusted')
+      ? [
+          `not trusted yet: ${skipped
+            .filter((h) => h.status === 'untrusted')
+            .map((h) => h.event)
+            .join(', ')}`,
+        ]
+      : []),
+    ...(skipped.some((h) => h.status === 'modified')
+      ? [
+          `changed since you trusted them: ${skipped
+            .filter((h) => h.status === 'modified')
+            .map((h) => h.event)
+            .join(', ')}`,
+        ]
+      : []),
   ];
   return [
     {
       kind: 'agent',
       subject: '.codex/hooks.json',
       message: `Codex will not run the git-handoff hooks in .codex/hooks.json (${why.join('; ')})`,
-      action: "run 'codex' in this repository, trust the project and review the hooks with /hooks; for headless 'codex exec' trust them that way once, or pass --dangerously-bypass-hook-trust",
+      action:
+        "run 'codex' in this repository, trust the project and review the hooks with /hooks; for headless 'codex exec' trust them that way once, or pass --dangerously-bypass-hook-trust",
       fixable: false,
       fixed: false,
       // a machine where Codex never ran (no config.toml) has nothing to fix yet

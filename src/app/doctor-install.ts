@@ -30,15 +30,29 @@ export async function checkInstall(repo: Repo, fix: boolean): Promise<Finding[]>
   const steps = planned.filter((s): s is Exclude<PlannedStep, { kind: 'notice' }> => s.kind !== 'notice');
   // A hook of ours that no longer runs and that init cannot put back on its own.
   const stuck: Finding[] = planned.flatMap((s) =>
-    s.kind === 'notice' && s.unreached ? [{ kind: 'install' as const, subject: s.installer, message: s.summary, action: 'needs you: see the message, then run git handoff doctor --fix', fixable: false, fixed: false }] : [],
+    s.kind === 'notice' && s.unreached
+      ? [
+          {
+            kind: 'install' as const,
+            subject: s.installer,
+            message: s.summary,
+            action: 'needs you: see the message, then run git handoff doctor --fix',
+            fixable: false,
+            fixed: false,
+          },
+        ]
+      : [],
   );
   if (fix && steps.length) await applyInstall(repo, steps);
-  return [...stuck, ...steps.map((s) => ({
-    kind: 'install' as const,
-    subject: s.kind === 'file' ? s.path : s.kind === 'config' ? s.key : '',
-    message: `${fix ? 'set up again' : "missing or changed since 'git handoff init'"}: ${s.summary}`,
-    action: fix ? 'set it up again as init did' : '--fix sets it up again as init did',
-    fixable: true,
-    fixed: fix,
-  }))];
+  return [
+    ...stuck,
+    ...steps.map((s) => ({
+      kind: 'install' as const,
+      subject: s.kind === 'file' ? s.path : s.kind === 'config' ? s.key : '',
+      message: `${fix ? 'set up again' : "missing or changed since 'git handoff init'"}: ${s.summary}`,
+      action: fix ? 'set it up again as init did' : '--fix sets it up again as init did',
+      fixable: true,
+      fixed: fix,
+    })),
+  ];
 }

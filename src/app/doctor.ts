@@ -79,7 +79,8 @@ export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorR
     if (!isStale(lock)) {
       // A live writer's lock is no problem unless it has been held far longer than a write takes.
       const hung = lock.heldBy !== null && lock.ageMs >= STALE_LOCK_MS;
-      const why = lock.heldBy !== null ? `held open by process ${lock.heldBy} (${age})` : `only ${age}: a writer may be using it (stale after ${STALE_LOCK_MS / 1000}s)`;
+      const why =
+        lock.heldBy !== null ? `held open by process ${lock.heldBy} (${age})` : `only ${age}: a writer may be using it (stale after ${STALE_LOCK_MS / 1000}s)`;
       findings.push({
         kind: 'lock',
         subject: lock.path,
@@ -148,7 +149,9 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
       continue;
     }
     waiting.add(o.target);
-    const why = home ? `its branch ${o.branch} is still here (${home}), so a fetch may bring the commit` : 'the note records no branch, so a fetch may still bring the commit';
+    const why = home
+      ? `its branch ${o.branch} is still here (${home}), so a fetch may bring the commit`
+      : 'the note records no branch, so a fetch may still bring the commit';
     out.push({
       kind: 'orphan',
       subject: o.target,
@@ -162,7 +165,11 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
   const placeable = orphans.filter((o) => !waiting.has(o.target));
   if (!placeable.length) return out;
   const since = Math.min(...placeable.map((o) => o.timestamp));
-  const candidates = await candidateCommits(repo, since, placeable.some((o) => o.patchId));
+  const candidates = await candidateCommits(
+    repo,
+    since,
+    placeable.some((o) => o.patchId),
+  );
   const placements = placeOrphans(placeable, candidates, new Set(notes.map((n) => n.target)));
   // A commit this clone's reflogs remember was replaced here (amend, rebase, squash, reset):
   // post-rewrite carried its handoff on, so a note left behind on it is no problem.

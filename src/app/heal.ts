@@ -65,7 +65,13 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
     if (!note || !blob) continue;
     const text = blob.data.subarray(0, 64 * 1024).toString('utf8');
     const date = Date.parse(field(text, 'date') ?? '');
-    notes.push({ target: v.target, blob: note.blob, timestamp: Number.isFinite(date) ? date / 1000 : v.timestamp, patchId: oid(field(text, 'head_patch_id')), tree: oid(field(text, 'head_tree')) });
+    notes.push({
+      target: v.target,
+      blob: note.blob,
+      timestamp: Number.isFinite(date) ? date / 1000 : v.timestamp,
+      patchId: oid(field(text, 'head_patch_id')),
+      tree: oid(field(text, 'head_tree')),
+    });
   }
   let wanted = notes.filter((o) => o.tree && trees.has(o.tree));
   if (notes.some((o) => o.patchId)) {
@@ -75,14 +81,21 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
   }
   if (!wanted.length) return [];
   // A handoff whose commit is already on this branch (an ordinary merge) stays where it is.
-  const onBranch = await ancestorsOf(repo, wanted.map((o) => o.target), to);
+  const onBranch = await ancestorsOf(
+    repo,
+    wanted.map((o) => o.target),
+    to,
+  );
   const orphans = wanted.filter((o) => !onBranch.has(o.target));
   if (!orphans.length) return [];
 
   const noted = new Set<string>();
   for (const c of commits) if (await findNote(repo.objects, root, c.id)) noted.add(c.id);
   const placements = placeOrphans(orphans, commits, noted);
-  const gone = await unreachableFromLiveRefs(repo, orphans.map((o) => o.target));
+  const gone = await unreachableFromLiveRefs(
+    repo,
+    orphans.map((o) => o.target),
+  );
   const branch = repo.headBranch();
   const out: Healed[] = [];
   // Oldest first, so the newest handoff ends up the newest version, as in doctor --fix.

@@ -88,7 +88,11 @@ export async function importHandoff(repo: Repo, req: ImportRequest): Promise<Imp
   const decoded = decodeText(req.bytes, maxBytes);
   if ('problem' in decoded) throw new InvalidInput(decoded.problem.message.replace(/^input/, req.name));
   const nextSession = req.format === 'next-session' || (req.format === 'auto' && looksLikeNextSession(decoded.text));
-  if (!nextSession && req.format === 'auto' && (/\.(md|markdown)$/i.test(req.name) || (!/\.(ya?ml|json)$/i.test(req.name) && (await readsAsMarkdown(decoded.text))))) {
+  if (
+    !nextSession &&
+    req.format === 'auto' &&
+    (/\.(md|markdown)$/i.test(req.name) || (!/\.(ya?ml|json)$/i.test(req.name) && (await readsAsMarkdown(decoded.text))))
+  ) {
     // Read as YAML, Markdown is a comment and a stray `key: value`: say which format reads it.
     throw new InvalidInput(
       `${req.name} is Markdown but not a .tasks/NEXT_SESSION.md ('# Next session handoff' and '## ' sections such as Open tracks, Ask the user, Don't do); put it in that format (see 'git handoff export --format next-session'), or give YAML or JSON with --format yaml`,
@@ -105,7 +109,8 @@ export async function importHandoff(repo: Repo, req: ImportRequest): Promise<Imp
   // an edit changes only what was edited.
   if (latest) {
     const base = userContent(latest.handoff) as Obj;
-    const shown = (await readNextSession(renderNextSession(base as Handoff, typeof latest.handoff.date === 'string' ? latest.handoff.date : ''), req.name)).handoff as Obj;
+    const shown = (await readNextSession(renderNextSession(base as Handoff, typeof latest.handoff.date === 'string' ? latest.handoff.date : ''), req.name))
+      .handoff as Obj;
     keepUnedited(parsed.handoff as Obj, shown, base);
   }
   const input = Buffer.from(JSON.stringify(parsed.handoff), 'utf8');

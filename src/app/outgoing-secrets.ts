@@ -33,7 +33,12 @@ export async function refuseOutgoingSecrets(repo: Repo, store: HandoffStore, tip
     const hits: FieldSecret[] = r.valid ? scanFields(r.handoff, allow) : scanText(r.text, allow).map((h) => ({ ...h, field: '(note)' }));
     if (!hits.length) continue;
     const short = id.slice(0, 12);
-    const d = describeSecrets(hits, inputLines(r.text, hits), 'note', `version ${short} (note of ${r.target.slice(0, 7)}) was not pushed; remove it with: git handoff purge ${short}`);
+    const d = describeSecrets(
+      hits,
+      inputLines(r.text, hits),
+      'note',
+      `version ${short} (note of ${r.target.slice(0, 7)}) was not pushed; remove it with: git handoff purge ${short}`,
+    );
     throw new SecretDetected(d.message, { ...d.data, version: id, target: r.target });
   }
 }

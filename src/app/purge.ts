@@ -82,7 +82,10 @@ async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, recor
   const when = { timestamp: last.committer.timestamp, tz: last.committer.tz };
   const trailers = ['Handoff-Kind: repair', ...records.map((r) => `Handoff-Purged: ${r.version}`)];
   const message = `purge ${records.length === 1 ? 'a version' : `${records.length} versions`} from the handoff history\n\n${trailers.join('\n')}\n`;
-  return objects.write('commit', serializeCommit({ tree, parents: [tip], author: { ...ids.author, ...when }, committer: { ...ids.committer, ...when }, message }));
+  return objects.write(
+    'commit',
+    serializeCommit({ tree, parents: [tip], author: { ...ids.author, ...when }, committer: { ...ids.committer, ...when }, message }),
+  );
 }
 
 /** Remotes whose fetched history still holds a purged version; the default remote when none was fetched. */

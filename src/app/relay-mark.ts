@@ -51,7 +51,11 @@ export function recordRelayMark(repo: Repo, mark: RelayMark, version: string): v
  * count's baseline moves only once a version was really written (not on a dry run, not on
  * an unchanged handoff), so a relay that was not marked is still due next time.
  */
-export async function writeWithRelayMark(repo: Repo, req: Omit<WriteRequest, 'trailers'>, relay: boolean): Promise<WriteResult & { relay: RelayReason | null }> {
+export async function writeWithRelayMark(
+  repo: Repo,
+  req: Omit<WriteRequest, 'trailers'>,
+  relay: boolean,
+): Promise<WriteResult & { relay: RelayReason | null }> {
   const mark = await relayMark(repo, relay);
   const r = await writeHandoff(repo, { ...req, trailers: mark?.trailers });
   if (mark && !r.dryRun && !r.unchanged) recordRelayMark(repo, mark, r.version!);

@@ -45,7 +45,8 @@ interface Settings {
 
 async function settings(repo: Repo, opts: RelayOptions): Promise<Settings> {
   const agentCmd = opts.agentCmd ?? (await repo.configGet('handoff.relay.agentCmd'));
-  if (!agentCmd) throw new UsageError("relay: no agent command: pass --agent-cmd CMD or set handoff.relay.agentCmd (e.g. claude \"$(cat \"$HANDOFF_PROMPT_FILE\")\")");
+  if (!agentCmd)
+    throw new UsageError('relay: no agent command: pass --agent-cmd CMD or set handoff.relay.agentCmd (e.g. claude "$(cat "$HANDOFF_PROMPT_FILE")")');
   const tmux = new Tmux((await repo.configGet('handoff.relay.tmuxSocket')) || null);
   await tmux.check();
   return {
@@ -91,7 +92,8 @@ export async function relayOnce(repo: Repo, opts: RelayOptions, cfg?: Settings):
   if (!seen.start && seen.kind !== 'waiting') return { status: 'skipped', why: seen.why };
 
   const lock = store.tryLock(v.id);
-  if (!lock.acquired) return { status: 'busy', why: `version ${v.id.slice(0, 12)} is being relayed${lock.owner ? ` by pid ${lock.owner.pid} on ${lock.owner.host}` : ''}` };
+  if (!lock.acquired)
+    return { status: 'busy', why: `version ${v.id.slice(0, 12)} is being relayed${lock.owner ? ` by pid ${lock.owner.pid} on ${lock.owner.host}` : ''}` };
   let record: RelayRecord | null = null;
   let attempt: RelayAttempt | null = null;
   try {
@@ -130,12 +132,15 @@ export async function relayOnce(repo: Repo, opts: RelayOptions, cfg?: Settings):
     store.writeRecord(record);
     attempt = null;
     if (done.status !== 'accepted') {
-      throw new RelayFailed(`relay ${relayId} ${done.status === 'timeout' ? `timed out: no ack within ${opts.timeoutS}s` : `${done.status}: ${done.reason}`}; run 'git handoff relay --retry' to try again`, {
-        relay_id: relayId,
-        status: done.status,
-        reason: done.reason,
-        session,
-      });
+      throw new RelayFailed(
+        `relay ${relayId} ${done.status === 'timeout' ? `timed out: no ack within ${opts.timeoutS}s` : `${done.status}: ${done.reason}`}; run 'git handoff relay --retry' to try again`,
+        {
+          relay_id: relayId,
+          status: done.status,
+          reason: done.reason,
+          session,
+        },
+      );
     }
     return { status: 'accepted', relayId, session, version: v.id };
   } finally {
@@ -143,7 +148,9 @@ export async function relayOnce(repo: Repo, opts: RelayOptions, cfg?: Settings):
       // interrupted (a signal, an error) while waiting: record it, keep a late ack out
       const reason = 'the relay was interrupted';
       const mine = store.publishAck(attempt.relay_id, { status: 'failed', reason, at: now() });
-      const done: RelayAttempt = mine ? { ...attempt, status: 'interrupted', reason, finished_at: now() } : settle(attempt, store.readAck(attempt.relay_id), now());
+      const done: RelayAttempt = mine
+        ? { ...attempt, status: 'interrupted', reason, finished_at: now() }
+        : settle(attempt, store.readAck(attempt.relay_id), now());
       store.writeRecord({ ...record, attempts: [...record.attempts.slice(0, -1), done] });
     }
     store.unlock(v.id);
@@ -155,7 +162,10 @@ function recoverDead(store: RelayStore, record: RelayRecord | null): RelayRecord
   const last = record?.attempts[record.attempts.length - 1];
   if (!record || !last || last.status !== 'waiting') return record;
   const ack = store.readAck(last.relay_id);
-  const done: RelayAttempt = ack && ack.status !== 'timeout' ? settle(last, ack, now()) : { ...last, status: 'interrupted', reason: 'the relay process stopped while waiting', finished_at: now() };
+  const done: RelayAttempt =
+    ack && ack.status !== 'timeout'
+      ? settle(last, ack, now())
+      : { ...last, status: 'interrupted', reason: 'the relay process stopped while waiting', finished_at: now() };
   const fixed = { ...record, attempts: [...record.attempts.slice(0, -1), done] };
   store.writeRecord(fixed);
   return fixed;

@@ -137,7 +137,17 @@ function score(line: string, terms: ReturnType<typeof queryTerms>, phrase: strin
   if (!e.f) return null;
   const m = matchFields(e.f, terms, phrase);
   if (!m) return null;
-  return { version: e.id, target: e.g, date: e.d, branch: e.b, status: e.status ?? null, summary: e.summary ?? null, field: m.field, snippet: m.snippet, score: m.score };
+  return {
+    version: e.id,
+    target: e.g,
+    date: e.d,
+    branch: e.b,
+    status: e.status ?? null,
+    summary: e.summary ?? null,
+    field: m.field,
+    snippet: m.snippet,
+    score: m.score,
+  };
 }
 
 /**

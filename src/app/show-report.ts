@@ -31,7 +31,9 @@ export function notices(r: ShowResult): string[] {
   for (const d of r.diverged ?? []) {
     const head = typeof d.handoff.head === 'string' ? d.handoff.head.slice(0, 7) : d.target.slice(0, 7);
     const when = typeof d.handoff.date === 'string' ? d.handoff.date : new Date(d.timestamp * 1000).toISOString();
-    out.push(`two sessions diverged: version ${d.id.slice(0, 12)} (${when}, on ${head}) was written alongside this one and neither continues the other's work; the later by date is shown; see 'git handoff log'`);
+    out.push(
+      `two sessions diverged: version ${d.id.slice(0, 12)} (${when}, on ${head}) was written alongside this one and neither continues the other's work; the later by date is shown; see 'git handoff log'`,
+    );
   }
   const moved = r.version ? movedByRewrite(r.version.handoff, r.version.target) : null;
   if (moved) out.push(movedLine(moved));
@@ -42,7 +44,9 @@ export function notices(r: ShowResult): string[] {
   }
   if (r.freshCloneRemote) {
     const rem = r.freshCloneRemote;
-    out.push(`no handoff in this clone yet: handoffs travel separately from the code (git clone and fetch do not bring refs/notes/handoff); get them with 'git handoff sync ${rem}'`);
+    out.push(
+      `no handoff in this clone yet: handoffs travel separately from the code (git clone and fetch do not bring refs/notes/handoff); get them with 'git handoff sync ${rem}'`,
+    );
   }
   if (r.due) out.push(`a handoff is due: commit ${r.due.commit.slice(0, 7)} was made since this one; run 'git handoff write'`);
   return out;

@@ -80,12 +80,37 @@ export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowRes
   if (!version) {
     // git clone brings no notes: say how they travel, from config alone (no network call).
     const fresh = !req.version && !ahead && skipped.length === 0 && !(await store.tip()) ? await freshCloneRemote(repo) : null;
-    return { version: null, skipped, fallback, currentBranch, date: null, stale: false, ageDays: null, staleDays, due: null, remoteAhead: ahead, freshCloneRemote: fresh };
+    return {
+      version: null,
+      skipped,
+      fallback,
+      currentBranch,
+      date: null,
+      stale: false,
+      ageDays: null,
+      staleDays,
+      due: null,
+      remoteAhead: ahead,
+      freshCloneRemote: fresh,
+    };
   }
   const date = typeof version.handoff.date === 'string' ? version.handoff.date : isoUtc(version.timestamp);
   const ageDays = ageInDays(date, req.nowMs ?? Date.now());
   const due = req.version ? null : await dueSince(repo, version);
-  return { version, skipped, fallback, currentBranch, date, stale: ageDays > staleDays, ageDays, staleDays, due, remoteAhead: ahead, freshCloneRemote: null, diverged };
+  return {
+    version,
+    skipped,
+    fallback,
+    currentBranch,
+    date,
+    stale: ageDays > staleDays,
+    ageDays,
+    staleDays,
+    due,
+    remoteAhead: ahead,
+    freshCloneRemote: null,
+    diverged,
+  };
 }
 
 /** The remote a fresh clone would fetch its handoffs from: the default one, else any configured. */

@@ -64,7 +64,9 @@ export async function itemStatus(repo: Repo, ref: WorkItemRef, opts: { keepGoing
     remoteError = e.message;
   }
   const handoffDoc = exists || record?.handoffDoc ? path : null;
-  const disagreements = remote ? remoteDisagreements({ state: ctx.state, handoffDoc: record?.handoffDoc ?? null }, remote, ctx.policy.effective.statusValues) : [];
+  const disagreements = remote
+    ? remoteDisagreements({ state: ctx.state, handoffDoc: record?.handoffDoc ?? null }, remote, ctx.policy.effective.statusValues)
+    : [];
   return {
     notice: untrustedNotice(ctx.policy),
     status: {
@@ -95,7 +97,10 @@ async function inspectRemote(ctx: ItemContext): Promise<RemoteItem | null> {
   } catch (e) {
     const problem = providerProblem(e);
     if (problem === null) throw e;
-    throw new ProviderFailed(`${ctx.ref.provider}: reading ${ctx.ref.text} failed: ${problem}; nothing was written; 'git handoff status' only reads, re-run it once gh works`, { step: 'read' });
+    throw new ProviderFailed(
+      `${ctx.ref.provider}: reading ${ctx.ref.text} failed: ${problem}; nothing was written; 'git handoff status' only reads, re-run it once gh works`,
+      { step: 'read' },
+    );
   }
 }
 

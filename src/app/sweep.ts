@@ -55,7 +55,10 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
   });
   if (!files.length) return { topics: [], hint };
   // An undated entry takes the file's last commit time, else its mtime.
-  const times = await lastCommitTimes(repo, undated.map((f) => f.path));
+  const times = await lastCommitTimes(
+    repo,
+    undated.map((f) => f.path),
+  );
   for (const f of undated) {
     f.committedAt = times.get(f.path) ?? null;
     if (f.committedAt === null) f.mtime = statSync(join(top, f.path)).mtimeMs;
@@ -65,8 +68,23 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
   const facts = (await repo.resolveRef(NOTES_REF)) ? await continuationRefs(repo) : [];
   const latest: LatestCadence = Array.isArray(facts) ? { refs: facts, produced: [], date: null } : facts;
   const refs = latest.refs;
-  const continuation = activeText || refs.length ? continuationPaths(activeText, refs, files.map((f) => f.path)) : new Set<string>();
-  const covered = latest.produced.length && latest.date !== null ? coveredTopics(files.map((f) => f.path), latest.produced, latest.date, readProduced(top, latest.produced)) : undefined;
+  const continuation =
+    activeText || refs.length
+      ? continuationPaths(
+          activeText,
+          refs,
+          files.map((f) => f.path),
+        )
+      : new Set<string>();
+  const covered =
+    latest.produced.length && latest.date !== null
+      ? coveredTopics(
+          files.map((f) => f.path),
+          latest.produced,
+          latest.date,
+          readProduced(top, latest.produced),
+        )
+      : undefined;
   return { topics: planSweep(files, continuation, nowMs, covered), hint };
 }
 
@@ -74,7 +92,10 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
  * `sweep`: the plan for this work tree (a bare repository is refused), with the step that
  * follows once a topic is due (`then`; null when none is).
  */
-export async function sweepWorkTree(repo: Repo, continuationRefs: (repo: Repo) => Promise<string[] | LatestCadence>): Promise<SweepResult & { then: string | null }> {
+export async function sweepWorkTree(
+  repo: Repo,
+  continuationRefs: (repo: Repo) => Promise<string[] | LatestCadence>,
+): Promise<SweepResult & { then: string | null }> {
   requireWorkTree(repo, 'sweep');
   const r = await sweep(repo, continuationRefs);
   return { ...r, then: r.topics.some((t) => t.action === 'consolidate') ? CONSOLIDATED_STEP : null };

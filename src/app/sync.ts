@@ -123,7 +123,14 @@ export async function syncHandoffs(repo: Repo, req: SyncRequest): Promise<SyncRe
 }
 
 /** Fetch, merge, push; again (after a jittered wait) while the remote or our ref moved, until the budget runs out. */
-async function syncRounds(repo: Repo, store: HandoffStore, remote: string, req: SyncRequest, budget: NetworkBudget, say: (l: string) => void): Promise<SyncResult> {
+async function syncRounds(
+  repo: Repo,
+  store: HandoffStore,
+  remote: string,
+  req: SyncRequest,
+  budget: NetworkBudget,
+  say: (l: string) => void,
+): Promise<SyncResult> {
   const localBefore = await store.tip();
   const started = Date.now();
   let remoteBefore: string | null | undefined;
@@ -236,7 +243,15 @@ function staleRemoteLock(remote: string, lock: { since: number; pushes: number; 
 }
 
 /** The plan without writing anything: the remote read with ls-remote, objects kept in memory. */
-async function dryRun(repo: Repo, store: HandoffStore, remote: string, local: string | null, force: boolean, say: (l: string) => void, budget: NetworkBudget): Promise<SyncResult> {
+async function dryRun(
+  repo: Repo,
+  store: HandoffStore,
+  remote: string,
+  local: string | null,
+  force: boolean,
+  say: (l: string) => void,
+  budget: NetworkBudget,
+): Promise<SyncResult> {
   say(`reading ${remote}'s handoff tip`);
   const tip = await remoteTip(repo, remote, budget);
   const known = !tip || (await repo.objects.read(tip))?.type === 'commit';
@@ -263,7 +278,11 @@ async function dryRun(repo: Repo, store: HandoffStore, remote: string, local: st
   let theirs = tip;
   const remotePurges = await contained(repo, records, tip);
   if (tip && remotePurges.length) {
-    if (!force) throw new PurgedHistory(`remote '${remote}' still holds purged version ${remotePurges[0].version.slice(0, 12)}; replace its copy with: git handoff sync --force ${remote}`, { remote });
+    if (!force)
+      throw new PurgedHistory(
+        `remote '${remote}' still holds purged version ${remotePurges[0].version.slice(0, 12)}; replace its copy with: git handoff sync --force ${remote}`,
+        { remote },
+      );
     theirs = (await rewriteHistory(repo, overlay, tip, remotePurges)).tip;
   }
   // A rewritten tip lives only in memory: compare histories on the originals.
@@ -303,12 +322,18 @@ async function planAttempt(
   const treeOf = async (c: string | null) => (c ? (await store.readCommit(c)).tree : EMPTY_TREE_OID);
   const [baseTree, ourTree, theirTree] = await Promise.all([treeOf(base), treeOf(local), treeOf(theirs)]);
   // Which version wrote what is read only when both sides changed the same entry.
-  const written = { ours: writtenIndex(store, () => uniqueCommits(repo, local, [theirs])), theirs: writtenIndex(store, () => uniqueCommits(repo, theirs, [local])) };
+  const written = {
+    ours: writtenIndex(store, () => uniqueCommits(repo, local, [theirs])),
+    theirs: writtenIndex(store, () => uniqueCommits(repo, theirs, [local])),
+  };
   const merged = await mergeNotesTrees(objects, base ? baseTree : null, ourTree, theirTree, (side, key, blob) => written[side](key, blob));
   plan.conflicts = merged.conflicts.map(describeConflict);
   const ids = await identities();
   const message = `merge handoff history from ${remote}\n\nHandoff-Kind: merge\nHandoff-Remote: ${remote}\n`;
-  plan.newTip = await objects.write('commit', serializeCommit({ tree: merged.tree, parents: [local!, theirs!], author: ids.author, committer: ids.committer, message }));
+  plan.newTip = await objects.write(
+    'commit',
+    serializeCommit({ tree: merged.tree, parents: [local!, theirs!], author: ids.author, committer: ids.committer, message }),
+  );
   return plan;
 }
 
@@ -316,7 +341,13 @@ function describeConflict(c: SettledConflict): SyncConflict {
   const { kind, name } = parseKey(c.key);
   const kept = c.kept === 'ours' ? c.ours : c.theirs;
   const dropped = c.kept === 'ours' ? c.theirs : c.ours;
-  return { target: kind === 'note' ? name : null, path: kind === 'path' ? name : null, kept: kept.written?.version ?? null, dropped: dropped.written?.version ?? null, carried_receipts: c.carried };
+  return {
+    target: kind === 'note' ? name : null,
+    path: kind === 'path' ? name : null,
+    kept: kept.written?.version ?? null,
+    dropped: dropped.written?.version ?? null,
+    carried_receipts: c.carried,
+  };
 }
 
 async function recordsOf(objects: ObjectStore, store: HandoffStore, tips: (string | null)[]): Promise<PurgeRecord[]> {

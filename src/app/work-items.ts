@@ -79,7 +79,11 @@ export async function refuseSecrets(repo: Repo, given: Record<string, string | n
   const allow = compileAllow(await repo.configAll('handoff.secrets.allow'));
   const hits = scanFields(Object.fromEntries(Object.entries(given).filter(([, v]) => typeof v === 'string')), allow);
   if (!hits.length) return;
-  const r = describeSecrets(hits, hits.map((h) => h.line), null);
+  const r = describeSecrets(
+    hits,
+    hits.map((h) => h.line),
+    null,
+  );
   throw new SecretDetected(r.message, r.data);
 }
 

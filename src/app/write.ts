@@ -157,7 +157,13 @@ function mergeDocument(base: Obj, doc: Obj): Obj {
 
 function refuseProblems(problems: { field: string; message: string }[]): never {
   const [first] = problems;
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more: ${problems.slice(1).map((p) => p.field).join(', ')})` : '';
+  const more =
+    problems.length > 1
+      ? ` (and ${problems.length - 1} more: ${problems
+          .slice(1)
+          .map((p) => p.field)
+          .join(', ')})`
+      : '';
   throw new InvalidHandoff(`invalid handoff: ${first.field} ${first.message}${more}`, {
     problems: problems.map((p) => ({ field: p.field, message: p.message })),
   });
@@ -246,13 +252,24 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     content_hashes: hashes,
   } as Handoff);
   const yaml = toCanonicalYaml(handoff as Obj);
-  if (Buffer.byteLength(yaml) > maxBytes) throw new InvalidInput(`the handoff would be ${Buffer.byteLength(yaml)} bytes, over the ${maxBytes}-byte limit (handoff.maxBytes)`);
+  if (Buffer.byteLength(yaml) > maxBytes)
+    throw new InvalidInput(`the handoff would be ${Buffer.byteLength(yaml)} bytes, over the ${maxBytes}-byte limit (handoff.maxBytes)`);
 
   const prev: ReadVersion | null = latest.version;
   const changes: WriteChanges = describeWriteChanges(prev, handoff);
   if (prev && latest.fallback) changes.previous_branch = prev.branch ?? null;
   if (prev && prev.target === facts.head && sameContent(prev.handoff, handoff) && carriesTrailers(prev, req.trailers)) {
-    return { version: prev.id, target: facts.head, unchanged: true, dryRun: req.dryRun, handoff: prev.handoff, yaml: prev.text ?? yaml, previous: prev.id, changes, warnings };
+    return {
+      version: prev.id,
+      target: facts.head,
+      unchanged: true,
+      dryRun: req.dryRun,
+      handoff: prev.handoff,
+      yaml: prev.text ?? yaml,
+      previous: prev.id,
+      changes,
+      warnings,
+    };
   }
   if (req.dryRun) return { version: null, target: facts.head, unchanged: false, dryRun: true, handoff, yaml, previous: prev?.id ?? null, changes, warnings };
 
@@ -260,13 +277,21 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   const blob = await repo.objects.write('blob', Buffer.from(yaml, 'utf8'));
   // Control characters (a YAML "\0" escape) are fine in the note but not in a commit
   // message: git fsck --strict rejects a NUL there.
-  const summaryLine = (handoff.summary ?? '').split('\n')[0].replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  const summaryLine = (handoff.summary ?? '')
+    .split('\n')[0]
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .trim();
   const subject = `handoff ${facts.head.slice(0, 7)}${facts.branch ? ` on ${facts.branch}` : ''}: ${summaryLine.length > 60 ? `${summaryLine.slice(0, 59)}…` : summaryLine || handoff.status}`;
-  const version = await store.commit('version', (root) => setNote(repo.objects, root, facts.head, blob), {
-    subject,
-    trailers: { 'Handoff-Target': facts.head, ...(facts.branch ? { 'Handoff-Branch': facts.branch } : {}), ...req.trailers },
-    identities: ids,
-  }, { pending: refUpdate });
+  const version = await store.commit(
+    'version',
+    (root) => setNote(repo.objects, root, facts.head, blob),
+    {
+      subject,
+      trailers: { 'Handoff-Target': facts.head, ...(facts.branch ? { 'Handoff-Branch': facts.branch } : {}), ...req.trailers },
+      identities: ids,
+    },
+    { pending: refUpdate },
+  );
   return { version, target: facts.head, unchanged: false, dryRun: false, handoff, yaml, previous: prev?.id ?? null, changes, warnings };
 }
 
@@ -275,10 +300,19 @@ async function checkUnknownFields(repo: Repo, doc: Obj, req: WriteRequest, warni
   const unknown = findUnknownFields(doc);
   if (!unknown.length) return;
   if (req.strict || (await repo.configBool('handoff.strict', false))) {
-    const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more: ${unknown.slice(1).map((u) => u.path).join(', ')})` : '';
-    throw new InvalidHandoff(`${req.inputName}: ${unknownFieldMessage(unknown[0])}${more}; strict mode (--strict or handoff.strict) refuses unknown fields; nothing was written`, {
-      unknown: unknown.map((u) => ({ field: u.path, suggestion: u.suggestion })),
-    });
+    const more =
+      unknown.length > 1
+        ? ` (and ${unknown.length - 1} more: ${unknown
+            .slice(1)
+            .map((u) => u.path)
+            .join(', ')})`
+        : '';
+    throw new InvalidHandoff(
+      `${req.inputName}: ${unknownFieldMessage(unknown[0])}${more}; strict mode (--strict or handoff.strict) refuses unknown fields; nothing was written`,
+      {
+        unknown: unknown.map((u) => ({ field: u.path, suggestion: u.suggestion })),
+      },
+    );
   }
   for (const u of unknown) if (u.suggestion) warnings.push(unknownFieldMessage(u));
 }

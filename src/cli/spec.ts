@@ -45,8 +45,16 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
  * that ambiguous. Rewrites such pairs to `--name=value`.
  */
 function joinStringValues(argv: string[], options: Record<string, { type: 'string' | 'boolean'; short?: string }>): string[] {
-  const stringLong = new Set(Object.entries(options).filter(([, o]) => o.type === 'string').map(([n]) => n));
-  const stringShort = new Map(Object.entries(options).filter(([, o]) => o.type === 'string' && o.short).map(([n, o]) => [o.short!, n]));
+  const stringLong = new Set(
+    Object.entries(options)
+      .filter(([, o]) => o.type === 'string')
+      .map(([n]) => n),
+  );
+  const stringShort = new Map(
+    Object.entries(options)
+      .filter(([, o]) => o.type === 'string' && o.short)
+      .map(([n, o]) => [o.short!, n]),
+  );
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -125,7 +133,10 @@ export function renderOverview(specs: CommandSpec[], version: string): string {
 }
 
 function roff(s: string): string {
-  return s.replace(/\\/g, '\\e').replace(/^([.'])/gm, '\\&$1').replace(/-/g, '\\-');
+  return s
+    .replace(/\\/g, '\\e')
+    .replace(/^([.'])/gm, '\\&$1')
+    .replace(/-/g, '\\-');
 }
 
 /** The man page (git turns `git handoff --help` into `man git-handoff`). */
@@ -140,7 +151,7 @@ export function renderManPage(specs: CommandSpec[], version: string): string {
     '[options]',
     '.SH DESCRIPTION',
     roff(
-      'git handoff carries the state of a piece of work from one working session to the next (an AI coding agent\'s session, or a person\'s day) inside the repository. Handoffs, their version history and receipts are git notes under refs/notes/handoff; git log --notes=handoff shows them beside the commits.',
+      "git handoff carries the state of a piece of work from one working session to the next (an AI coding agent's session, or a person's day) inside the repository. Handoffs, their version history and receipts are git notes under refs/notes/handoff; git log --notes=handoff shows them beside the commits.",
     ),
     '.SH COMMANDS',
   ];

@@ -14,7 +14,10 @@ export const command = transitionCommand(
       acceptance: { type: 'string', arg: 'text', describe: 'the acceptance criteria' },
       ...TRANSITION_OPTIONS,
     },
-    examples: ["git handoff claim --work-item 'local:#7' --title 'parse the config' --acceptance 'tests pass'", "git handoff claim --work-item 'github:acme/widgets#12'"],
+    examples: [
+      "git handoff claim --work-item 'local:#7' --title 'parse the config' --acceptance 'tests pass'",
+      "git handoff claim --work-item 'github:acme/widgets#12'",
+    ],
   },
   'claim',
   (ref, v) => (repo) => claimItem(repo, { ref, title: str(v.title), acceptance: str(v.acceptance), session: str(v.session), dryRun: Boolean(v['dry-run']) }),

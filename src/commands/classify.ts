@@ -12,7 +12,7 @@ export const command: CommandModule = {
       "Whole phrases, case and punctuation insensitive, anywhere in the message (Russian, English, Chinese). Inside a repository the lists under 'phrases' in .harness/session-workflow.yaml replace the built-in ones, once that policy is approved ('git handoff policy approve'). Without TEXT (or with '-') the message is read from stdin.",
     positionals: [{ name: 'text', describe: 'the message', optional: true, variadic: true }],
     options: { json: JSON_OPTION },
-    examples: ["git handoff classify 'ок, завершаем сессию'", "echo \"let's wrap up\" | git handoff classify --json"],
+    examples: ["git handoff classify 'ок, завершаем сессию'", 'echo "let\'s wrap up" | git handoff classify --json'],
   },
 
   async run(args, ctx) {

@@ -26,13 +26,19 @@ export const command: CommandModule = {
   async run(args, ctx) {
     const format = (str(args.values.format) ?? 'next-session') as ExportFormat;
     if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`export: --format must be one of ${EXPORT_FORMATS.join(', ')}, not '${format}'`);
-    const r = await withRepo(ctx.cwd, (repo) => exportHandoff(repo, { format, version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) }));
+    const r = await withRepo(ctx.cwd, (repo) =>
+      exportHandoff(repo, { format, version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) }),
+    );
     const output = str(args.values.output);
     // As show says it: never silently another branch's handoff.
-    if (r.fallback) ctx.io.err(`git handoff: no handoff on ${r.fallback.branch === null ? 'this detached HEAD' : `branch ${r.fallback.branch}`} yet; exporting the newest one${r.fallback.from ? ` (from ${r.fallback.from})` : ''}`);
+    if (r.fallback)
+      ctx.io.err(
+        `git handoff: no handoff on ${r.fallback.branch === null ? 'this detached HEAD' : `branch ${r.fallback.branch}`} yet; exporting the newest one${r.fallback.from ? ` (from ${r.fallback.from})` : ''}`,
+      );
     if (!output) return void ctx.io.out(r.text);
     const path = resolve(ctx.cwd, output);
-    if (args.values['dry-run']) return void ctx.io.out(`dry run: would write version ${r.version.slice(0, 12)} as ${format} to ${path} (${Buffer.byteLength(r.text)} bytes)\n`);
+    if (args.values['dry-run'])
+      return void ctx.io.out(`dry run: would write version ${r.version.slice(0, 12)} as ${format} to ${path} (${Buffer.byteLength(r.text)} bytes)\n`);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, r.text);
     ctx.io.err(`wrote version ${r.version.slice(0, 12)} as ${format} to ${output}`);

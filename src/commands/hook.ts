@@ -71,4 +71,3 @@ export const command: CommandModule = {
     }
   },
 };
-

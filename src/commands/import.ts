@@ -26,12 +26,23 @@ export const command: CommandModule = {
     const file = args.positionals[0];
     const bytes = file === '-' ? await readStdin(ctx.io) : readInputFile(ctx.cwd, file);
     if (!bytes || bytes.length === 0) throw new InvalidInput(`${file === '-' ? 'stdin' : file} is empty`);
-    const r = await withRepo(ctx.cwd, (repo) => importHandoff(repo, { bytes, name: file === '-' ? 'stdin' : file, format, dryRun: Boolean(args.values['dry-run']) }));
+    const r = await withRepo(ctx.cwd, (repo) =>
+      importHandoff(repo, { bytes, name: file === '-' ? 'stdin' : file, format, dryRun: Boolean(args.values['dry-run']) }),
+    );
     for (const s of r.unknownSections) ctx.io.err(`git handoff: note: section '${s}' is not part of the convention; kept in the summary`);
     for (const w of r.warnings) ctx.io.err(`git handoff: warning: ${w}`);
     const against = r.changes.previous ? ` (against ${r.changes.previous.slice(0, 12)})` : '';
     if (ctx.json) {
-      ctx.io.json({ ok: true, version: r.version, target: r.target, unchanged: r.unchanged, ...(r.dryRun ? { dry_run: true } : {}), format: r.format, changes: r.changes, handoff: r.handoff });
+      ctx.io.json({
+        ok: true,
+        version: r.version,
+        target: r.target,
+        unchanged: r.unchanged,
+        ...(r.dryRun ? { dry_run: true } : {}),
+        format: r.format,
+        changes: r.changes,
+        handoff: r.handoff,
+      });
     } else if (r.unchanged) {
       ctx.io.out(`unchanged: version ${r.version!.slice(0, 12)} already holds this handoff for ${r.target.slice(0, 7)}\n`);
     } else if (r.dryRun) {

@@ -29,7 +29,8 @@ export const command: CommandModule = {
       if (dryRun) throw new UsageError('policy: --dry-run goes with approve');
       return currentPolicy(repo);
     });
-    if (ctx.json) return void ctx.io.json({ ok: true, path: p.path, exists: p.exists, hash: p.hash, approved: p.approved, trusted: p.trusted, policy: p.declared });
+    if (ctx.json)
+      return void ctx.io.json({ ok: true, path: p.path, exists: p.exists, hash: p.hash, approved: p.approved, trusted: p.trusted, policy: p.declared });
     const head = p.exists
       ? `# ${p.path} ${p.hash} (${p.approved ? 'approved' : "NOT approved: run 'git handoff policy approve' to trust it"})`
       : `# no ${p.path}: the built-in defaults apply`;

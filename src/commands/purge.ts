@@ -31,8 +31,11 @@ export function purgeJson(r: PurgeResult) {
 export function renderPurge(r: PurgeResult): string {
   const lines: string[] = [];
   const verb = r.dryRun ? 'would replace' : 'replaced';
-  for (const p of r.purged) lines.push(`${verb} version ${p.version.slice(0, 12)} (note of ${p.target.slice(0, 7)}) with a tombstone: ${p.replacement.slice(0, 12)}`);
-  lines.push(`${r.dryRun ? 'would rewrite' : 'rewrote'} ${r.rewritten} commit${r.rewritten === 1 ? '' : 's'} of refs/notes/handoff: ${r.tip.before.slice(0, 12)} -> ${r.tip.after.slice(0, 12)}`);
+  for (const p of r.purged)
+    lines.push(`${verb} version ${p.version.slice(0, 12)} (note of ${p.target.slice(0, 7)}) with a tombstone: ${p.replacement.slice(0, 12)}`);
+  lines.push(
+    `${r.dryRun ? 'would rewrite' : 'rewrote'} ${r.rewritten} commit${r.rewritten === 1 ? '' : 's'} of refs/notes/handoff: ${r.tip.before.slice(0, 12)} -> ${r.tip.after.slice(0, 12)}`,
+  );
   for (const rem of r.remotes) lines.push(`remote '${rem.remote}' still holds the old history; replace it with: ${rem.command}`);
   if (r.dryRun) lines.push('dry run: nothing was written');
   else {

@@ -20,7 +20,7 @@ export const command: CommandModule = {
       json: JSON_OPTION,
     },
     examples: [
-      "git handoff relay --once --agent-cmd 'claude \"$(cat \"$HANDOFF_PROMPT_FILE\")\"'",
+      'git handoff relay --once --agent-cmd \'claude "$(cat "$HANDOFF_PROMPT_FILE")"\'',
       'git config handoff.relay.agentCmd "codex \\"$(cat \\"$HANDOFF_PROMPT_FILE\\")\\"" && git handoff relay',
       'git handoff relay status',
     ],
@@ -48,7 +48,12 @@ export const command: CommandModule = {
       }
     });
     if (!r) return;
-    if (ctx.json) return void ctx.io.json(r.status === 'accepted' ? { ok: true, status: r.status, relay_id: r.relayId, session: r.session, version: r.version } : { ok: true, status: r.status, reason: r.why });
+    if (ctx.json)
+      return void ctx.io.json(
+        r.status === 'accepted'
+          ? { ok: true, status: r.status, relay_id: r.relayId, session: r.session, version: r.version }
+          : { ok: true, status: r.status, reason: r.why },
+      );
     ctx.io.out(r.status === 'accepted' ? `relay ${r.relayId}: accepted by tmux session ${r.session}\n` : `nothing to relay: ${r.why}\n`);
   },
 };
@@ -62,7 +67,18 @@ async function status(ctx: CommandContext, max: string | undefined) {
   if (ctx.json) {
     return void ctx.io.json({
       ok: true,
-      relays: rows.map((r) => ({ relay_id: r.relay_id, version: r.version, branch: r.branch, status: r.status, reason: r.reason, session: r.session, prompt: r.prompt, started_at: r.started_at, acked_at: r.acked_at, finished_at: r.finished_at })),
+      relays: rows.map((r) => ({
+        relay_id: r.relay_id,
+        version: r.version,
+        branch: r.branch,
+        status: r.status,
+        reason: r.reason,
+        session: r.session,
+        prompt: r.prompt,
+        started_at: r.started_at,
+        acked_at: r.acked_at,
+        finished_at: r.finished_at,
+      })),
     });
   }
   if (!rows.length) return void ctx.io.out('no relays yet\n');

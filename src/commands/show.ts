@@ -10,23 +10,27 @@ export const command: CommandModule = {
     name: 'show',
     summary: 'print the bookmark of the latest handoff (nothing when there is none)',
     description:
-      "The latest version is the newest one written on the current branch; when the branch has none, the newest overall. A version older than handoff.staleDays (default 7) is flagged stale.",
+      'The latest version is the newest one written on the current branch; when the branch has none, the newest overall. A version older than handoff.staleDays (default 7) is flagged stale.',
     options: {
       version: { type: 'string', arg: 'id|prefix|~N', describe: 'show this version instead of the latest' },
-      branch: { type: 'string', arg: 'name', describe: "the latest version of another branch" },
+      branch: { type: 'string', arg: 'name', describe: 'the latest version of another branch' },
       all: { type: 'boolean', describe: 'the newest version of any branch' },
       json: JSON_OPTION,
     },
   },
 
   async run(args, ctx) {
-    const r = await withRepo(ctx.cwd, (repo) => showHandoff(repo, { version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) }));
+    const r = await withRepo(ctx.cwd, (repo) =>
+      showHandoff(repo, { version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) }),
+    );
     if (ctx.json) return void ctx.io.json(showJson(r));
     if (!r.version) {
       // nothing to show, but a reader must still learn that notes were passed over
       for (const n of notices(r)) ctx.io.err(n);
       return;
     }
-    ctx.io.out(renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: notices(r) }, ctx.io.paint));
+    ctx.io.out(
+      renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: notices(r) }, ctx.io.paint),
+    );
   },
 };

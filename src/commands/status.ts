@@ -23,7 +23,13 @@ function itemJson(s: ItemStatus) {
     },
     disagreements: s.disagreements,
     remote_error: s.remoteError,
-    authorization: s.authorization && { id: s.authorization.id, valid: s.authorization.valid, reason: s.authorization.reason, retries_left: s.authorization.retriesLeft, scope: s.authorization.scope },
+    authorization: s.authorization && {
+      id: s.authorization.id,
+      valid: s.authorization.valid,
+      reason: s.authorization.reason,
+      retries_left: s.authorization.retriesLeft,
+      scope: s.authorization.scope,
+    },
   };
 }
 
@@ -44,7 +50,8 @@ function render(s: ItemStatus): string {
     const a = s.authorization;
     lines.push(`  authorization: ${a.id} ${a.valid ? `valid, ${a.retriesLeft} retries left` : `void: ${a.reason}`}`);
   }
-  for (const r of s.receipts.slice(0, 5)) lines.push(`  receipt ${r.id}: ${r.kind}, ${r.fromStatus} -> ${r.toStatus}${r.commit ? `, commit ${r.commit.slice(0, 12)}` : ''}`);
+  for (const r of s.receipts.slice(0, 5))
+    lines.push(`  receipt ${r.id}: ${r.kind}, ${r.fromStatus} -> ${r.toStatus}${r.commit ? `, commit ${r.commit.slice(0, 12)}` : ''}`);
   if (s.receipts.length > 5) lines.push(`  … ${s.receipts.length - 5} older receipts`);
   return `${lines.join('\n')}\n`;
 }
@@ -69,7 +76,10 @@ export const command: CommandModule = {
     if (notice) ctx.io.err(`git handoff: ${notice}`);
     // Every item is listed; a tracker that could not be read is still an external step that failed (exit 4, safe to re-run).
     const unread = statuses.filter((s) => s.remoteError).length;
-    if (unread) ctx.io.err(`git handoff: ${unread} item${unread === 1 ? '' : 's'} could not be read from the tracker (shown from our record only); re-run 'git handoff status' once gh works`);
+    if (unread)
+      ctx.io.err(
+        `git handoff: ${unread} item${unread === 1 ? '' : 's'} could not be read from the tracker (shown from our record only); re-run 'git handoff status' once gh works`,
+      );
     if (ctx.json) ctx.io.json({ ok: true, items: statuses.map(itemJson) });
     else ctx.io.out(statuses.length ? statuses.map(render).join('') : 'no work items yet\n');
     return unread ? 4 : 0;

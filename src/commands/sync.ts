@@ -57,14 +57,21 @@ const versions = (n: number) => `${n} version${n === 1 ? '' : 's'}`;
 
 export function renderSync(r: SyncResult): string {
   const lines: string[] = [];
-  if (r.purgedLocally.length) lines.push(`${r.dryRun ? 'would apply' : 'applied'} ${r.purgedLocally.length} purge(s) recorded on ${r.remote}: ${r.purgedLocally.map(short).join(', ')}`);
+  if (r.purgedLocally.length)
+    lines.push(`${r.dryRun ? 'would apply' : 'applied'} ${r.purgedLocally.length} purge(s) recorded on ${r.remote}: ${r.purgedLocally.map(short).join(', ')}`);
   if (r.needsFetch) {
-    lines.push(`dry run: would fetch ${short(r.remoteTip.before)} from ${r.remote} (not here yet), then ${r.action === 'merge' ? 'merge it with' : 'fast-forward'} the local history; nothing was written`);
+    lines.push(
+      `dry run: would fetch ${short(r.remoteTip.before)} from ${r.remote} (not here yet), then ${r.action === 'merge' ? 'merge it with' : 'fast-forward'} the local history; nothing was written`,
+    );
     return `${lines.join('\n')}\n`;
   }
   switch (r.action) {
     case 'up-to-date':
-      lines.push(r.local.after ? `${r.remote} and this clone already hold the same handoff history (${short(r.local.after)})` : `neither ${r.remote} nor this clone has a handoff history yet`);
+      lines.push(
+        r.local.after
+          ? `${r.remote} and this clone already hold the same handoff history (${short(r.local.after)})`
+          : `neither ${r.remote} nor this clone has a handoff history yet`,
+      );
       break;
     case 'push':
       lines.push(`${r.dryRun ? 'would push' : 'pushed'} ${versions(r.outgoing)} to ${r.remote}${r.forced ? ' (replacing its copy of purged versions)' : ''}`);
@@ -73,10 +80,14 @@ export function renderSync(r: SyncResult): string {
       lines.push(`${r.dryRun ? 'would receive' : 'received'} ${versions(r.incoming)} from ${r.remote}`);
       break;
     case 'merge':
-      lines.push(`${r.dryRun ? 'would merge' : 'merged'} ${versions(r.incoming)} from ${r.remote} with ${versions(r.outgoing)} from here${r.dryRun ? '' : ` into ${short(r.local.after)}, pushed`}`);
+      lines.push(
+        `${r.dryRun ? 'would merge' : 'merged'} ${versions(r.incoming)} from ${r.remote} with ${versions(r.outgoing)} from here${r.dryRun ? '' : ` into ${short(r.local.after)}, pushed`}`,
+      );
       for (const c of r.conflicts) {
         const what = c.target ? `the note of ${c.target.slice(0, 7)}` : c.path;
-        const carried = c.carried_receipts.length ? `, with the other side's receipt${c.carried_receipts.length === 1 ? '' : 's'} ${c.carried_receipts.join(', ')}` : '';
+        const carried = c.carried_receipts.length
+          ? `, with the other side's receipt${c.carried_receipts.length === 1 ? '' : 's'} ${c.carried_receipts.join(', ')}`
+          : '';
         lines.push(`  both sides changed ${what}: kept the newer version ${short(c.kept)}${carried}; ${short(c.dropped)} stays in the history`);
       }
       break;

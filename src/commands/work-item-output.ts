@@ -36,7 +36,8 @@ export function renderTransition(ctx: CommandContext, verb: string, r: Transitio
   if (r.dryRun) ctx.io.out(`dry run: would ${verb} ${r.workItem} (${move}) with receipt ${rc.id}; nothing was written\n`);
   else if (r.unchanged) ctx.io.out(`unchanged: ${r.workItem} already has receipt ${rc.id} (${move})\n`);
   else ctx.io.out(`${r.workItem}: ${move}, receipt ${rc.id}\n`);
-  for (const s of r.steps) ctx.io.out(`  ${r.provider} ${s.step}: ${s.state === 'planned' ? 'would ' : ''}${s.detail}${s.state === 'skipped' ? ' (already done)' : ''}\n`);
+  for (const s of r.steps)
+    ctx.io.out(`  ${r.provider} ${s.step}: ${s.state === 'planned' ? 'would ' : ''}${s.detail}${s.state === 'skipped' ? ' (already done)' : ''}\n`);
 }
 
 export function emit(ctx: CommandContext, verb: string, r: TransitionResult): void {

@@ -27,7 +27,10 @@ function listFlags(v: Record<string, unknown>, op: 'add' | 'remove'): Partial<Re
 /** The one line under "wrote version": what changed against the version before. */
 function changeLine(r: WriteResult): string {
   const c = r.changes;
-  const other = c.previous_branch !== undefined ? `, the newest version of ${c.previous_branch ?? 'a detached HEAD'}: the first on ${r.handoff.branch ?? 'this detached HEAD'}` : '';
+  const other =
+    c.previous_branch !== undefined
+      ? `, the newest version of ${c.previous_branch ?? 'a detached HEAD'}: the first on ${r.handoff.branch ?? 'this detached HEAD'}`
+      : '';
   const against = c.previous ? ` (against ${c.previous.slice(0, 12)}${other})` : '';
   return `${r.changes.line}${against}`;
 }
@@ -46,7 +49,12 @@ export const command: CommandModule = {
       'last-discussed': { type: 'string', arg: 'text', describe: 'set cursor.last_discussed' },
       'pending-question': { type: 'string', multiple: true, arg: 'text', describe: 'replace cursor.pending_questions with these (repeat, at most 3)' },
       'add-pending-question': { type: 'string', multiple: true, arg: 'text', describe: 'add one to cursor.pending_questions (repeat)' },
-      'remove-pending-question': { type: 'string', multiple: true, arg: 'text', describe: 'remove this one from cursor.pending_questions (exact text; repeat)' },
+      'remove-pending-question': {
+        type: 'string',
+        multiple: true,
+        arg: 'text',
+        describe: 'remove this one from cursor.pending_questions (exact text; repeat)',
+      },
       'next-step': { type: 'string', arg: 'text', describe: 'set cursor.next_step' },
       tone: { type: 'string', arg: 'text', describe: 'set soft_context.tone' },
       note: { type: 'string', multiple: true, arg: 'text', describe: 'replace soft_context.notes with these (repeat)' },
@@ -138,7 +146,9 @@ export const command: CommandModule = {
       ctx.io.out(`dry run: would append a version for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ''} with this note:\n${r.yaml}`);
       ctx.io.out(`${changeLine(r)}\n`);
     } else {
-      ctx.io.out(`wrote version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ' (detached HEAD)'}${r.relay ? '; it asks for a relay' : ''}\n`);
+      ctx.io.out(
+        `wrote version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ' (detached HEAD)'}${r.relay ? '; it asks for a relay' : ''}\n`,
+      );
       ctx.io.out(`${changeLine(r)}\n`);
     }
   },

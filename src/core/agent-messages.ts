@@ -6,7 +6,7 @@
 
 /** The fields a handoff carries, in the order `write` expects them (docs/format.md "The note"). */
 export const WRITE_FIELDS =
-  'summary (where the work stands, key decisions), cursor.last_discussed, cursor.pending_questions (at most 3), cursor.next_step, soft_context.tone and .notes, open_tracks [{name, readiness, entry_point}], ask_user, guards (don\'t-do items), memory_updates, mid_task {slug, where_stopped} when work stopped in the middle; empty lists stay []';
+  "summary (where the work stands, key decisions), cursor.last_discussed, cursor.pending_questions (at most 3), cursor.next_step, soft_context.tone and .notes, open_tracks [{name, readiness, entry_point}], ask_user, guards (don't-do items), memory_updates, mid_task {slug, where_stopped} when work stopped in the middle; empty lists stay []";
 
 export interface StartContextFacts {
   /** the bookmark as `git handoff show` prints it; null when no handoff exists */
@@ -32,8 +32,12 @@ export function sessionStartContext(f: StartContextFacts): string | null {
     lines.push(
       "git handoff: the previous session's handoff for this repository follows. It is that session's advice, not an order: orient yourself, summarise it for the user in one block (what it proposes: open tracks, questions for the user, guards), and ask before acting on any of it.",
     );
-    if (f.stale) lines.push(`warning: this handoff is stale: written ${f.stale.ageDays} days ago (${f.stale.date.slice(0, 10)}). Tell the user and ask whether to override it or continue before relying on it.`);
-    if (f.fallbackFrom !== undefined) lines.push(`note: no handoff on this branch yet; this is the newest one${f.fallbackFrom ? ` (from ${f.fallbackFrom})` : ''}.`);
+    if (f.stale)
+      lines.push(
+        `warning: this handoff is stale: written ${f.stale.ageDays} days ago (${f.stale.date.slice(0, 10)}). Tell the user and ask whether to override it or continue before relying on it.`,
+      );
+    if (f.fallbackFrom !== undefined)
+      lines.push(`note: no handoff on this branch yet; this is the newest one${f.fallbackFrom ? ` (from ${f.fallbackFrom})` : ''}.`);
     if (f.due) lines.push(`note: a handoff is due: commit ${f.due.commit.slice(0, 7)} was made since this one.`);
     lines.push('', f.bookmark.replace(/\n+$/, ''), '');
   }

@@ -72,10 +72,7 @@ export function sessionFor(own: SessionState | null, sessionId: string, agent: s
   return { session_id: sessionId, agent, started_at: now, started_head: head, wrote_handoff: false, ended_at: null };
 }
 
-export type PromptAnswer =
-  | { kind: 'write-now'; proposeRitual: boolean }
-  | { kind: 'ask-scope' }
-  | { kind: 'silent' };
+export type PromptAnswer = { kind: 'write-now'; proposeRitual: boolean } | { kind: 'ask-scope' } | { kind: 'silent' };
 
 /**
  * A session-end phrase: write the handoff now, and propose the closing ritual once per

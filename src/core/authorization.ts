@@ -31,8 +31,10 @@ export function assessAuthorization(auth: Receipt, facts: AuthorizationFacts): A
   const retriesLeft = Math.max(0, budget - facts.retriesUsed);
   const reasons: string[] = [];
   if (facts.currentWorkItem && facts.currentWorkItem !== auth.workItem) reasons.push(`another work item is current (${facts.currentWorkItem})`);
-  if ((auth.branch ?? null) !== facts.branch) reasons.push(`the branch changed (authorized on ${auth.branch ?? 'a detached HEAD'}, now ${facts.branch ?? 'a detached HEAD'})`);
-  if ((auth.base ?? null) !== null && facts.base !== (auth.base ?? null)) reasons.push(`the base branch changed (authorized against ${auth.base}, now ${facts.base ?? 'none'})`);
+  if ((auth.branch ?? null) !== facts.branch)
+    reasons.push(`the branch changed (authorized on ${auth.branch ?? 'a detached HEAD'}, now ${facts.branch ?? 'a detached HEAD'})`);
+  if ((auth.base ?? null) !== null && facts.base !== (auth.base ?? null))
+    reasons.push(`the base branch changed (authorized against ${auth.base}, now ${facts.base ?? 'none'})`);
   if (retriesLeft === 0) reasons.push(`the retries are spent (${facts.retriesUsed} of ${budget} used)`);
   return { receipt: auth, valid: reasons.length === 0, reason: reasons.length ? reasons.join('; ') : null, retriesLeft };
 }

@@ -49,10 +49,18 @@ export function renderBookmark(view: BookmarkView, paint: Painter = plainPainter
     h.session_id ? `session ${h.session_id}` : null,
   ].filter(Boolean);
   const out: string[] = [...view.notices.map((n) => paint.warn(n)), paint.heading(head.join(' · '))];
-  if (h.summary?.trim()) out.push(...h.summary.trim().split('\n').slice(0, 3).map((l) => oneLine(l)));
+  if (h.summary?.trim())
+    out.push(
+      ...h.summary
+        .trim()
+        .split('\n')
+        .slice(0, 3)
+        .map((l) => oneLine(l)),
+    );
   // Nothing written is invisible: a misspelled `sumary` would otherwise look empty.
   const unknown = findUnknownFields(h as Record<string, unknown>).filter((u) => u.hasContent);
-  if (unknown.length) out.push(paint.warn(oneLine(`unknown fields (not part of the schema, shown by 'show --json'): ${unknown.map((u) => u.path).join(', ')}`)));
+  if (unknown.length)
+    out.push(paint.warn(oneLine(`unknown fields (not part of the schema, shown by 'show --json'): ${unknown.map((u) => u.path).join(', ')}`)));
 
   const sections: [string, string[]][] = [];
   const c = h.cursor ?? {};
@@ -67,10 +75,12 @@ export function renderBookmark(view: BookmarkView, paint: Painter = plainPainter
   if (h.soft_context?.tone) soft.push(`  tone: ${oneLine(h.soft_context.tone)}`);
   soft.push(...list(h.soft_context?.notes));
   sections.push(['Soft context', soft]);
-  sections.push(['Guards (don\'t)', list(h.guards)]);
+  sections.push(["Guards (don't)", list(h.guards)]);
   sections.push([
     'Open tracks',
-    list((h.open_tracks ?? []).map((t) => [t.name, t.readiness ? `[${t.readiness}]` : '', t.entry_point ? `→ ${t.entry_point}` : ''].filter(Boolean).join(' '))),
+    list(
+      (h.open_tracks ?? []).map((t) => [t.name, t.readiness ? `[${t.readiness}]` : '', t.entry_point ? `→ ${t.entry_point}` : ''].filter(Boolean).join(' ')),
+    ),
   ]);
   sections.push(['Ask the user', list(h.ask_user)]);
   sections.push(['Read next', list(h.continuation_refs)]);

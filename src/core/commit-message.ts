@@ -18,7 +18,9 @@ function paragraphs(message: string): string[] {
 
 /** The subject: the first paragraph, its lines joined by one space (as git's `%s`). */
 export function subjectLine(message: string): string {
-  return paragraphs(message)[0].replace(/\s*\n\s*/g, ' ').trim();
+  return paragraphs(message)[0]
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 /** The paragraphs after the subject, the trailing empty ones dropped. */

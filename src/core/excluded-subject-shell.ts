@@ -19,7 +19,8 @@ function anyCase(word: string): string {
 
 export function excludedSubjectShell(): string {
   for (const t of EXCLUDED_TYPES) if (!/^[a-z]+$/.test(t)) throw new Error(`excluded type '${t}' is not plain lowercase letters: the shell test cannot say it`);
-  if (!/^[a-z]+( [a-z]+)*$/.test(EXCLUDED_PHRASE)) throw new Error(`excluded phrase '${EXCLUDED_PHRASE}' is not plain lowercase words: the shell test cannot say it`);
+  if (!/^[a-z]+( [a-z]+)*$/.test(EXCLUDED_PHRASE))
+    throw new Error(`excluded phrase '${EXCLUDED_PHRASE}' is not plain lowercase words: the shell test cannot say it`);
   // Longest type first: a type that is a prefix of another must not take its subjects (after
   // the shorter one a letter follows, never '(', '!' or ':', so nothing is lost either).
   const types = [...EXCLUDED_TYPES].sort((a, b) => b.length - a.length);

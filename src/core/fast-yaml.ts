@@ -34,7 +34,7 @@ function plainScalar(s: string): unknown {
   if (FALSES.has(s)) return false;
   if (/^[-+]?[0-9]+$/.test(s)) {
     const n = Number(s);
-    if (!Number.isSafeInteger(n) || (/^[-+]?0[0-9]/.test(s))) fail('number form');
+    if (!Number.isSafeInteger(n) || /^[-+]?0[0-9]/.test(s)) fail('number form');
     return n;
   }
   // Anything else that a YAML reader could take for a number, or that starts with an
@@ -187,7 +187,7 @@ function readSubset(text: string): unknown {
       if (l.indent > indent) fail('indentation');
       if (!(l.text === '-' || l.text.startsWith('- '))) return out;
       const rest = l.text.slice(1).trimStart();
-      if (rest === '' ) {
+      if (rest === '') {
         pos++;
         out.push(valueAfter('', indent + 1));
         continue;

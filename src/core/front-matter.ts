@@ -62,7 +62,7 @@ const KEY_LINE = /^([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$/;
 
 /** Each top-level `key: value` line in [from, to) of `src`, in order, its value as written (trimmed). */
 export function* keyLines(src: string, from: number, to: number): Generator<[key: string, raw: string]> {
-  for (let s = from; s < to; ) {
+  for (let s = from; s < to;) {
     let e = src.indexOf('\n', s);
     if (e < 0 || e > to) e = to;
     const m = KEY_LINE.exec(src.slice(s, e));
@@ -99,7 +99,26 @@ export function readScalar(raw: string): Scalar {
   return v;
 }
 
-const ESCAPES: Record<string, string> = { '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029' };
+const ESCAPES: Record<string, string> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  '\t': '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  N: '\x85',
+  _: '\xa0',
+  L: '\u2028',
+  P: '\u2029',
+};
 const HEX: Record<string, number> = { x: 2, u: 4, U: 8 };
 
 /** The text of a double-quoted YAML scalar's inside; an escape YAML does not have stays as written. */
@@ -125,7 +144,7 @@ export function topLevelValue(text: string, key: string): Scalar | undefined {
     const at = text.indexOf(`\n${marker}`, from);
     return at < 0 ? -1 : at + 1;
   };
-  for (let s = text.startsWith(marker) ? 0 : next(0); s >= 0; ) {
+  for (let s = text.startsWith(marker) ? 0 : next(0); s >= 0;) {
     let e = text.indexOf('\n', s);
     if (e < 0) e = text.length;
     const m = KEY_LINE.exec(text.slice(s, e));

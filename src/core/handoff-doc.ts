@@ -151,7 +151,10 @@ function linkTarget(raw: string, docDir: string): string | null {
 
 function codeTarget(token: string, rootFolders: ReadonlySet<string>): string | null {
   if (!token.includes('/') || /:\/\//.test(token) || /[*?[\]{}<>$]/.test(token)) return null;
-  const p = token.replace(/^\.\//, '').replace(/#L\d+.*$/, '').replace(/:\d+(?:[:-]\d+)?$/, '');
+  const p = token
+    .replace(/^\.\//, '')
+    .replace(/#L\d+.*$/, '')
+    .replace(/:\d+(?:[:-]\d+)?$/, '');
   const first = p.split('/')[0];
   if (!first || !rootFolders.has(first)) return null;
   return posix.normalize(p);

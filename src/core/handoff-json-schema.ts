@@ -54,5 +54,11 @@ export function handoffPatchSchema(): JsonSchema {
   for (const [k, s] of Object.entries(base.properties as Record<string, JsonSchema>)) {
     properties[k] = { anyOf: [s, { type: 'null' }], description: s.description };
   }
-  return { type: 'object', properties, additionalProperties: true, description: 'changes to the latest version: the fields given replace theirs; cursor, soft_context and consolidation merge key by key; null empties a field' };
+  return {
+    type: 'object',
+    properties,
+    additionalProperties: true,
+    description:
+      'changes to the latest version: the fields given replace theirs; cursor, soft_context and consolidation merge key by key; null empties a field',
+  };
 }

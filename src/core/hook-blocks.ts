@@ -84,7 +84,14 @@ export function withoutBlock(text: string): string {
  * failure of ours lets the commit stand.
  */
 export function lefthookCommand(hook: string, indent: string): string[] {
-  const args = hook === 'prepare-commit-msg' || hook === 'post-checkout' ? ' {1} {2} {3}' : hook === 'post-rewrite' || hook === 'post-merge' ? ' {1}' : hook === 'pre-push' ? ' {1} {2}' : '';
+  const args =
+    hook === 'prepare-commit-msg' || hook === 'post-checkout'
+      ? ' {1} {2} {3}'
+      : hook === 'post-rewrite' || hook === 'post-merge'
+        ? ' {1}'
+        : hook === 'pre-push'
+          ? ' {1} {2}'
+          : '';
   const guard = '[ "${HANDOFF_SKIP:-}" != 1 ] && command -v git-handoff >/dev/null 2>&1 || exit 0;';
   const stdin = hook === 'post-rewrite' ? '' : ' </dev/null';
   const body =

@@ -46,14 +46,20 @@ export function decideTransition(action: ItemAction, from: ItemState, ev: Eviden
     }
     case 'accept':
       if (from !== 'ready-for-review') {
-        const next = from === 'in-progress' ? "; first move it to review with 'git handoff doc --to-status ready-for-review'" : from === 'backlog' ? "; claim it first ('git handoff claim')" : '';
+        const next =
+          from === 'in-progress'
+            ? "; first move it to review with 'git handoff doc --to-status ready-for-review'"
+            : from === 'backlog'
+              ? "; claim it first ('git handoff claim')"
+              : '';
         return refuse(`it is ${from}; accept only moves ready-for-review -> done${next}`);
       }
       if (!ev.commit) return refuse('the commit to accept does not exist');
       if (!ev.reachableFrom) return refuse(`commit ${ev.commit.slice(0, 12)} is not reachable from any branch`);
       return { ok: true, to: 'done' };
     case 'authorize':
-      if (from !== 'in-progress' && from !== 'ready-for-review') return refuse(`it is ${from}; delivery is authorized only for in-progress or ready-for-review items`);
+      if (from !== 'in-progress' && from !== 'ready-for-review')
+        return refuse(`it is ${from}; delivery is authorized only for in-progress or ready-for-review items`);
       if (!ev.commit) return refuse('there is no commit to record as evidence');
       return { ok: true, to: from };
     case 'retry':

@@ -22,7 +22,10 @@ const WHERE = /^\s*(?:[-*+]\s+)?(?:\*\*|_)?(where[_ ]stopped|stopped|где ос
 const SEPARATOR = /\s+[—–-]\s+|\s*:\s+|\s*：\s*|\s*[—–]\s*/;
 
 function unwrap(s: string): string {
-  return s.trim().replace(/^(`+|\*\*|__|\*|_)(.+?)\1$/, '$2').trim();
+  return s
+    .trim()
+    .replace(/^(`+|\*\*|__|\*|_)(.+?)\1$/, '$2')
+    .trim();
 }
 
 export function activeTask(markdown: string): MidTask | null {
@@ -55,7 +58,12 @@ export function activeTask(markdown: string): MidTask | null {
 }
 
 function fromRow(line: string): MidTask | null {
-  const cells = line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.replace(ACTIVE, '').trim()).filter(Boolean);
+  const cells = line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.replace(ACTIVE, '').trim())
+    .filter(Boolean);
   if (!cells.length || /^:?-+:?$/.test(cells[0])) return null;
   return { slug: unwrap(cells[0]), where_stopped: cells.slice(1).map(unwrap).join('; ') };
 }

@@ -37,10 +37,29 @@ const EXTRA_SECTIONS: { key: ExtraKey; title: string; match: RegExp }[] = [
 ];
 
 /** Fields a section or the front matter carries; everything else goes to "Other fields" as YAML. */
-const SHOWN_TOP = new Set(['schema', 'session_id', 'status', 'summary', 'open_tracks', 'ask_user', 'guards', 'memory_updates', 'continuation_refs', 'work_item', ...TOOL_KEYS]);
+const SHOWN_TOP = new Set([
+  'schema',
+  'session_id',
+  'status',
+  'summary',
+  'open_tracks',
+  'ask_user',
+  'guards',
+  'memory_updates',
+  'continuation_refs',
+  'work_item',
+  ...TOOL_KEYS,
+]);
 const SHOWN_NESTED: Record<string, readonly string[]> = { cursor: NESTED_ORDER.cursor, soft_context: NESTED_ORDER.soft_context, consolidation: ['triggered'] };
 
-const filled = (v: unknown) => !(v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0));
+const filled = (v: unknown) =>
+  !(
+    v === undefined ||
+    v === null ||
+    v === '' ||
+    (Array.isArray(v) && v.length === 0) ||
+    (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)
+  );
 
 /** The fields no section shows (mid_task, consolidation, unknown fields, ...), empty ones left out. */
 function otherFields(h: Handoff): Record<string, unknown> {
@@ -93,7 +112,9 @@ const TITLE = 'Next session handoff';
  * them for booleans (YAML 1.1).
  */
 function quoteScalar(s: string): string {
-  return /^[\w./@:+-][\w ./@:+-]*$/.test(s) && !/ $/.test(s) && !/^(true|false|null|yes|no|~)$/i.test(s) && !/:\s/.test(s) && readScalar(s) === s ? s : JSON.stringify(s);
+  return /^[\w./@:+-][\w ./@:+-]*$/.test(s) && !/ $/.test(s) && !/^(true|false|null|yes|no|~)$/i.test(s) && !/:\s/.test(s) && readScalar(s) === s
+    ? s
+    : JSON.stringify(s);
 }
 
 function bullet(items: string[]): string[] {
@@ -244,10 +265,11 @@ export function parseNextSession(text: string): ParsedNextSession {
   let otherYaml: string | null = null;
   const front: Record<string, string> = {};
   const span = frontMatterSpan(src);
-  if (span) for (const [key, raw] of keyLines(src, span.lines, span.close)) {
-    const v = readScalar(raw);
-    if (typeof v === 'string') front[key] = v;
-  }
+  if (span)
+    for (const [key, raw] of keyLines(src, span.lines, span.close)) {
+      const v = readScalar(raw);
+      if (typeof v === 'string') front[key] = v;
+    }
   const lines = (span ? src.slice(span.body) : src).split('\n');
   let i = 0;
   const intro: string[] = [];

@@ -29,9 +29,7 @@ export interface Candidate {
   patchId: string | null;
 }
 
-export type Placement =
-  | { orphan: Orphan; to: string; by: 'patch-id' | 'tree' }
-  | { orphan: Orphan; to: null; reason: string };
+export type Placement = { orphan: Orphan; to: string; by: 'patch-id' | 'tree' } | { orphan: Orphan; to: null; reason: string };
 
 /**
  * Places each orphan on the newest reachable commit with its patch id, else with its tree.

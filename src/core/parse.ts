@@ -32,7 +32,10 @@ export function expandedSize(value: unknown, limit: number): number {
 }
 
 export class ParseError extends Error {
-  constructor(message: string, readonly line: number | null) {
+  constructor(
+    message: string,
+    readonly line: number | null,
+  ) {
     super(message);
   }
 }
@@ -105,10 +108,16 @@ async function parseYaml(text: string): Promise<unknown> {
   } catch (e) {
     if (e instanceof ParseError) throw e;
     const open = unclosedQuote(text);
-    if (open) throw new ParseError(`invalid YAML at line ${open.line}: the ${open.quote === '"' ? 'double' : 'single'}-quoted string that starts here is not closed (add the closing ${open.quote})`, open.line);
+    if (open)
+      throw new ParseError(
+        `invalid YAML at line ${open.line}: the ${open.quote === '"' ? 'double' : 'single'}-quoted string that starts here is not closed (add the closing ${open.quote})`,
+        open.line,
+      );
     const mark = (e as { mark?: { line?: number } }).mark;
     const line = typeof mark?.line === 'number' ? mark.line + 1 : null;
-    const reason = String((e as Error).message).split('\n')[0].replace(/\s*\(\d+:\d+\)\s*$/, '');
+    const reason = String((e as Error).message)
+      .split('\n')[0]
+      .replace(/\s*\(\d+:\d+\)\s*$/, '');
     throw new ParseError(`invalid YAML${line ? ` at line ${line}` : ''}: ${reason}`, line);
   }
 }

@@ -174,7 +174,9 @@ const NEGATIONS = new Set(["don't", 'dont', 'not', 'never', "let's not", 'не',
  * session button", "end session handler"): technical text, not the user closing anything.
  */
 const TECHNICAL_NOUNS = new Set(
-  'button buttons handler handlers hook hooks event events endpoint endpoints api route request requests callback function method methods call calls logic flow screen page dialog modal test tests bug code message command flag option feature action signal timeout url кнопка кнопку кнопки обработчик обработчика хук хука событие события эндпоинт метод метода функция функцию запрос запроса'.split(' '),
+  'button buttons handler handlers hook hooks event events endpoint endpoints api route request requests callback function method methods call calls logic flow screen page dialog modal test tests bug code message command flag option feature action signal timeout url кнопка кнопку кнопки обработчик обработчика хук хука событие события эндпоинт метод метода функция функцию запрос запроса'.split(
+    ' ',
+  ),
 );
 /** "we're done with X", «заканчиваем с X»: the phrase closes X, not the session. */
 const OBJECT_MARKERS = new Set(['with', 'с', 'со']);

@@ -124,7 +124,12 @@ export const APPROVED_POLICY_PATH = 'policy/approved';
 
 /** The approved policy hashes in a `policy/approved` blob. */
 export function approvedList(text: string | null): string[] {
-  return text ? text.split('\n').map((l) => l.trim()).filter(isObjectId) : [];
+  return text
+    ? text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(isObjectId)
+    : [];
 }
 
 export function approvedText(hashes: string[]): string {

@@ -87,7 +87,9 @@ export function handoffReceiptId(ref: WorkItemRef, docHash: string): string {
  * the item's history (its position, commit and time), so two claims never share an id.
  */
 export function receiptId(kind: Exclude<ReceiptKind, 'handoff'>, ref: WorkItemRef, seq: number, commit: string | null, at: string): string {
-  const h = createHash('sha1').update(`${ref.text}\n${kind}\n${seq}\n${commit ?? ''}\n${at}\n`).digest('hex');
+  const h = createHash('sha1')
+    .update(`${ref.text}\n${kind}\n${seq}\n${commit ?? ''}\n${at}\n`)
+    .digest('hex');
   return `${kind}-${ref.number}-${h.slice(0, 12)}`;
 }
 

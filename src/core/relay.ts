@@ -63,9 +63,19 @@ export function decideRelay(record: RelayRecord | null, opts: { retry: boolean }
   const attempts = record?.attempts ?? [];
   const last = attempts[attempts.length - 1];
   if (!last) return { start: true, attempt: 1 };
-  if (attempts.some((a) => a.status === 'accepted')) return { start: false, kind: 'relayed', why: `version ${record!.version.slice(0, 12)} was already relayed (${attempts.find((a) => a.status === 'accepted')!.relay_id})` };
+  if (attempts.some((a) => a.status === 'accepted'))
+    return {
+      start: false,
+      kind: 'relayed',
+      why: `version ${record!.version.slice(0, 12)} was already relayed (${attempts.find((a) => a.status === 'accepted')!.relay_id})`,
+    };
   if (last.status === 'waiting') return { start: false, kind: 'waiting', why: `relay ${last.relay_id} is in progress` };
-  if (!opts.retry) return { start: false, kind: 'failed', why: `relay ${last.relay_id} ${last.status === 'timeout' ? 'timed out' : last.status}${last.reason && last.status !== 'timeout' ? ` (${last.reason})` : ''}; run with --retry to try again` };
+  if (!opts.retry)
+    return {
+      start: false,
+      kind: 'failed',
+      why: `relay ${last.relay_id} ${last.status === 'timeout' ? 'timed out' : last.status}${last.reason && last.status !== 'timeout' ? ` (${last.reason})` : ''}; run with --retry to try again`,
+    };
   return { start: true, attempt: attempts.length + 1 };
 }
 

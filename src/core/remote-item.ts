@@ -13,7 +13,11 @@ export interface RemoteFacts {
   handoffDocField: string | null;
 }
 
-export function remoteDisagreements(local: { state: ItemState; handoffDoc: string | null }, remote: RemoteFacts, statusValues: Record<ItemState, string>): string[] {
+export function remoteDisagreements(
+  local: { state: ItemState; handoffDoc: string | null },
+  remote: RemoteFacts,
+  statusValues: Record<ItemState, string>,
+): string[] {
   const out: string[] = [];
   const closed = remote.issueState.toUpperCase() === 'CLOSED';
   if (closed && local.state !== 'done') out.push(`the issue is closed, our record says ${local.state}`);
@@ -21,11 +25,15 @@ export function remoteDisagreements(local: { state: ItemState; handoffDoc: strin
   if (remote.statusField !== null) {
     const want = statusValues[local.state];
     if ((remote.boardStatus ?? '').toLowerCase() !== want.toLowerCase()) {
-      out.push(`the board's ${remote.statusField} is ${remote.boardStatus === null ? 'not set' : `'${remote.boardStatus}'`}, our record says ${local.state}${want !== local.state ? ` ('${want}')` : ''}`);
+      out.push(
+        `the board's ${remote.statusField} is ${remote.boardStatus === null ? 'not set' : `'${remote.boardStatus}'`}, our record says ${local.state}${want !== local.state ? ` ('${want}')` : ''}`,
+      );
     }
   }
   if (remote.handoffDocField !== null && local.handoffDoc !== null && remote.boardHandoffDoc !== local.handoffDoc) {
-    out.push(`the board's ${remote.handoffDocField} is ${remote.boardHandoffDoc === null ? 'not set' : `'${remote.boardHandoffDoc}'`}, our record says ${local.handoffDoc}`);
+    out.push(
+      `the board's ${remote.handoffDocField} is ${remote.boardHandoffDoc === null ? 'not set' : `'${remote.boardHandoffDoc}'`}, our record says ${local.handoffDoc}`,
+    );
   }
   return out;
 }

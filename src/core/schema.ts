@@ -70,7 +70,10 @@ export const WORK_ITEM_RE = /^(github:[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+#[1-9]\d*|
 
 /** One problem with a handoff, naming the field. */
 export class SchemaProblem {
-  constructor(readonly field: string, readonly message: string) {}
+  constructor(
+    readonly field: string,
+    readonly message: string,
+  ) {}
   toString(): string {
     return `${this.field}: ${this.message}`;
   }
@@ -147,18 +150,26 @@ function checkFields(input: Obj, c: Checker): Handoff {
 
   const cursor = mapping(c, 'cursor', input.cursor);
   if (cursor) {
-    h.cursor = ordered(cursor, {
-      last_discussed: str(c, 'cursor.last_discussed', cursor.last_discussed),
-      pending_questions: strList(c, 'cursor.pending_questions', cursor.pending_questions, MAX_PENDING_QUESTIONS),
-      next_step: str(c, 'cursor.next_step', cursor.next_step),
-    }, NESTED_ORDER.cursor);
+    h.cursor = ordered(
+      cursor,
+      {
+        last_discussed: str(c, 'cursor.last_discussed', cursor.last_discussed),
+        pending_questions: strList(c, 'cursor.pending_questions', cursor.pending_questions, MAX_PENDING_QUESTIONS),
+        next_step: str(c, 'cursor.next_step', cursor.next_step),
+      },
+      NESTED_ORDER.cursor,
+    );
   }
   const soft = mapping(c, 'soft_context', input.soft_context);
   if (soft) {
-    h.soft_context = ordered(soft, {
-      tone: str(c, 'soft_context.tone', soft.tone),
-      notes: strList(c, 'soft_context.notes', soft.notes),
-    }, NESTED_ORDER.soft_context);
+    h.soft_context = ordered(
+      soft,
+      {
+        tone: str(c, 'soft_context.tone', soft.tone),
+        notes: strList(c, 'soft_context.notes', soft.notes),
+      },
+      NESTED_ORDER.soft_context,
+    );
   }
   if (input.open_tracks !== undefined && input.open_tracks !== null) {
     if (!Array.isArray(input.open_tracks)) {
@@ -172,11 +183,15 @@ function checkFields(input: Obj, c: Checker): Handoff {
         }
         const name = str(c, `${f}.name`, t.name);
         if (c.strict && !name) c.problems.push(new SchemaProblem(`${f}.name`, 'is required'));
-        return ordered(t, {
-          name,
-          readiness: str(c, `${f}.readiness`, t.readiness) ?? (c.strict ? '' : undefined),
-          entry_point: str(c, `${f}.entry_point`, t.entry_point) ?? (c.strict ? '' : undefined),
-        }, NESTED_ORDER.open_tracks);
+        return ordered(
+          t,
+          {
+            name,
+            readiness: str(c, `${f}.readiness`, t.readiness) ?? (c.strict ? '' : undefined),
+            entry_point: str(c, `${f}.entry_point`, t.entry_point) ?? (c.strict ? '' : undefined),
+          },
+          NESTED_ORDER.open_tracks,
+        );
       });
     }
   } else if (input.open_tracks === null) h.open_tracks = [];
@@ -184,10 +199,14 @@ function checkFields(input: Obj, c: Checker): Handoff {
 
   const mid = mapping(c, 'mid_task', input.mid_task);
   if (mid) {
-    h.mid_task = ordered(mid, {
-      slug: str(c, 'mid_task.slug', mid.slug) ?? '',
-      where_stopped: str(c, 'mid_task.where_stopped', mid.where_stopped) ?? '',
-    }, NESTED_ORDER.mid_task);
+    h.mid_task = ordered(
+      mid,
+      {
+        slug: str(c, 'mid_task.slug', mid.slug) ?? '',
+        where_stopped: str(c, 'mid_task.where_stopped', mid.where_stopped) ?? '',
+      },
+      NESTED_ORDER.mid_task,
+    );
   }
   const cons = mapping(c, 'consolidation', input.consolidation);
   if (cons) {

@@ -146,15 +146,55 @@ export function nameWords(name: string): string[] {
     .filter(Boolean);
 }
 
-const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'pwd', 'pw', 'pass', 'pword', 'secret', 'secrets', 'token', 'credential', 'credentials', 'creds', 'cred', 'apikey', 'privatekey', 'secretkey', 'accesskey', 'authtoken', 'bearer']);
+const STRONG_WORDS = new Set([
+  'password',
+  'passwd',
+  'passphrase',
+  'pwd',
+  'pw',
+  'pass',
+  'pword',
+  'secret',
+  'secrets',
+  'token',
+  'credential',
+  'credentials',
+  'creds',
+  'cred',
+  'apikey',
+  'privatekey',
+  'secretkey',
+  'accesskey',
+  'authtoken',
+  'bearer',
+]);
 const WEAK_WORDS = new Set(['key', 'auth', 'authorization', 'oauth', 'pat', 'signature', 'sig', 'salt', 'cookie']);
-const KEY_QUALIFIERS = new Set(['api', 'private', 'access', 'secret', 'signing', 'encryption', 'master', 'license', 'client', 'app', 'service', 'account', 'deploy', 'admin', 'root']);
+const KEY_QUALIFIERS = new Set([
+  'api',
+  'private',
+  'access',
+  'secret',
+  'signing',
+  'encryption',
+  'master',
+  'license',
+  'client',
+  'app',
+  'service',
+  'account',
+  'deploy',
+  'admin',
+  'root',
+]);
 /** A name ending in one of these describes a credential (where it lives, how long it lasts), it does not hold one. */
 const DESCRIBING_WORDS = new Set(
-  'url uri endpoint host file path dir name names type length len count ttl expiry expires expiration expired env var field policy hint label prompt regex pattern format mode rotation reset required enabled enable disabled flag size limit timeout version id ids allow allowlist ignore prefix suffix scope scopes kind provider method strategy store manager helper command cmd hash schema spec usage budget max min tokens refresh rotated location source ref header_name'.split(' '),
+  'url uri endpoint host file path dir name names type length len count ttl expiry expires expiration expired env var field policy hint label prompt regex pattern format mode rotation reset required enabled enable disabled flag size limit timeout version id ids allow allowlist ignore prefix suffix scope scopes kind provider method strategy store manager helper command cmd hash schema spec usage budget max min tokens refresh rotated location source ref header_name'.split(
+    ' ',
+  ),
 );
 const PUBLIC_WORDS = new Set(['public', 'pub', 'publishable', 'csrf', 'xsrf', 'authenticity', 'nonce', 'jsonwebtoken']);
-const NOT_CREDENTIAL = /tokeni[sz]|secretar|passage|passeng|passiv|bypass|compass|surpass|trespass|passthrough|keyboard|keyword|keynote|keyframe|monkey|turkey|donkey|hockey|jockey|whiskey|author(?!i[sz]ation)|authentic/;
+const NOT_CREDENTIAL =
+  /tokeni[sz]|secretar|passage|passeng|passiv|bypass|compass|surpass|trespass|passthrough|keyboard|keyword|keynote|keyframe|monkey|turkey|donkey|hockey|jockey|whiskey|author(?!i[sz]ation)|authentic/;
 
 export type NameStrength = 'strong' | 'weak' | null;
 
@@ -171,7 +211,8 @@ export function credentialName(name: string): { strength: NameStrength; word: st
     if (NOT_CREDENTIAL.test(w)) continue;
     if (STRONG_WORDS.has(w)) return { strength: 'strong', word: label(w) };
     if (/password|passwd|secret|token/.test(w)) return { strength: 'strong', word: label(w.match(/password|passwd|secret|token/)![0]) };
-    if (w === 'key' && i > 0 && KEY_QUALIFIERS.has(words[i - 1])) return { strength: 'strong', word: words[i - 1] === 'api' ? 'API key' : `${words[i - 1]} key` };
+    if (w === 'key' && i > 0 && KEY_QUALIFIERS.has(words[i - 1]))
+      return { strength: 'strong', word: words[i - 1] === 'api' ? 'API key' : `${words[i - 1]} key` };
     if (!weak && WEAK_WORDS.has(w)) weak = w;
   }
   return weak ? { strength: 'weak', word: label(weak) } : { strength: null, word: '' };

@@ -27,7 +27,8 @@ const PLACEHOLDER_WORDS = new Set(
 );
 
 /** Fragments that mark a value as a placeholder wherever they occur. */
-const PLACEHOLDER_PARTS = /^\[[^\]]*\]$|^\{|\(.*\)|changeme|change_me|example|placeholder|redacted|your[_-]|yourtoken|yourkey|yourpass|_here\b|-here\b|dummy|x{4,}|X{4,}|\*{3,}|\.{3}|…|•{3,}|<[^>]*>|\$\{|\$\(|\{\{|\}\}|%\(|%[A-Za-z_]+%|^\$[A-Za-z_]/i;
+const PLACEHOLDER_PARTS =
+  /^\[[^\]]*\]$|^\{|\(.*\)|changeme|change_me|example|placeholder|redacted|your[_-]|yourtoken|yourkey|yourpass|_here\b|-here\b|dummy|x{4,}|X{4,}|\*{3,}|\.{3}|…|•{3,}|<[^>]*>|\$\{|\$\(|\{\{|\}\}|%\(|%[A-Za-z_]+%|^\$[A-Za-z_]/i;
 
 /** `cfg.auth.token`, `process.env.DB_PASSWORD`, `getToken()`, `os.environ["KEY"]`, `ENV.fetch`. */
 function isCodeReference(v: string): boolean {

@@ -72,7 +72,9 @@ const USER_KEYWORD = '--user';
 
 const namedKeywords = new Set(NAMED_ROWS.flatMap((c) => c.rule.keywords));
 const ASSIGN_KEYWORDS = new Set([...GENERIC_KEYWORDS, ...namedKeywords]);
-const ALL_KEYWORDS = [...new Set([...TOKEN_ROWS.flatMap((c) => c.rule.keywords), ...ASSIGN_KEYWORDS, URL_KEYWORD, CURL_KEYWORD, USER_KEYWORD, ...AUTH_KEYWORDS])];
+const ALL_KEYWORDS = [
+  ...new Set([...TOKEN_ROWS.flatMap((c) => c.rule.keywords), ...ASSIGN_KEYWORDS, URL_KEYWORD, CURL_KEYWORD, USER_KEYWORD, ...AUTH_KEYWORDS]),
+];
 let keywords: KeywordIndex | null = null;
 /** Per keyword id: the token rows it opens, and what else it makes worth running. */
 const ROWS_OF: Compiled[][] = ALL_KEYWORDS.map((k) => TOKEN_ROWS.filter((c) => c.rule.keywords.includes(k)));
@@ -194,7 +196,16 @@ function runToken(c: Compiled, text: string, offset: number, add: Add): void {
     if (c.rule.entropy && entropy(value) < c.rule.entropy) continue;
     if (DOC_VALUE.test(value)) continue;
     const index = offset + (m.index ?? 0) + (c.rule.group ? m[0].indexOf(value) : 0);
-    add({ kind: c.rule.kind, family: c.rule.family, rule: c.rule.id, value, index, keep: Math.min(c.keep, Math.floor(value.length / 3)), order: c.order, context: m[0] });
+    add({
+      kind: c.rule.kind,
+      family: c.rule.family,
+      rule: c.rule.id,
+      value,
+      index,
+      keep: Math.min(c.keep, Math.floor(value.length / 3)),
+      order: c.order,
+      context: m[0],
+    });
   }
 }
 
@@ -205,7 +216,16 @@ function runPair(re: RegExp, kind: string, text: string, offset: number, add: Ad
     // `curl -u KEY:` sends an API key as the user name, with no password.
     const pw = m[2] || (kind === 'credential in URL' ? '' : m[1]);
     if (!pw || notASecret(pw.replace(/["']$/, ''), 'url')) continue;
-    add({ kind, family: 'generic', rule: kind === 'credential in URL' ? 'url-credentials' : 'curl-user', value: pw, index: offset + (m.index ?? 0) + m[0].lastIndexOf(pw), keep: 0, order: 10_000, context: m[0] });
+    add({
+      kind,
+      family: 'generic',
+      rule: kind === 'credential in URL' ? 'url-credentials' : 'curl-user',
+      value: pw,
+      index: offset + (m.index ?? 0) + m[0].lastIndexOf(pw),
+      keep: 0,
+      order: 10_000,
+      context: m[0],
+    });
   }
 }
 
@@ -214,7 +234,16 @@ function runAuthHeader(text: string, offset: number, add: Add): void {
   for (const m of text.matchAll(AUTH_HEADER)) {
     const v = m[1];
     if (notASecret(v, 'strong') || v.length < 16) continue;
-    add({ kind: 'authorization header', family: 'generic', rule: 'auth-header', value: v, index: offset + (m.index ?? 0) + m[0].indexOf(v), keep: 0, order: 10_001, context: m[0] });
+    add({
+      kind: 'authorization header',
+      family: 'generic',
+      rule: 'auth-header',
+      value: v,
+      index: offset + (m.index ?? 0) + m[0].indexOf(v),
+      keep: 0,
+      order: 10_001,
+      context: m[0],
+    });
   }
 }
 
@@ -224,13 +253,40 @@ function runAssignments(text: string, offset: number, names: number[], add: Add)
     const context = text.slice(Math.max(0, a.index - a.name.length - 8), a.index + a.value.length + 1);
     // A provider's name starts a word of the field name: `OKTA_TOKEN`, not `rookTable`.
     const words = `_${nameWords(a.name).join('_')}`;
-    const named = a.op === 'prose' ? undefined : NAMED_ROWS.find((c) => c.rule.keywords.some((k) => words.includes(`_${k.replace(/[-_.]/g, '_')}`)) && c.re.test(a.value) && (!c.rule.entropy || entropy(a.value) >= c.rule.entropy));
+    const named =
+      a.op === 'prose'
+        ? undefined
+        : NAMED_ROWS.find(
+            (c) =>
+              c.rule.keywords.some((k) => words.includes(`_${k.replace(/[-_.]/g, '_')}`)) &&
+              c.re.test(a.value) &&
+              (!c.rule.entropy || entropy(a.value) >= c.rule.entropy),
+          );
     if (named && !DOC_VALUE.test(a.value)) {
-      add({ kind: named.rule.kind, family: named.rule.family, rule: named.rule.id, value: a.value, index: offset + a.index, keep: Math.min(named.keep, Math.floor(a.value.length / 3)), order: named.order, context });
+      add({
+        kind: named.rule.kind,
+        family: named.rule.family,
+        rule: named.rule.id,
+        value: a.value,
+        index: offset + a.index,
+        keep: Math.min(named.keep, Math.floor(a.value.length / 3)),
+        order: named.order,
+        context,
+      });
       continue;
     }
     const generic = judgeAssignment(a);
-    if (generic) add({ kind: `${generic} assignment`, family: 'generic', rule: 'generic-assignment', value: a.value, index: offset + a.index, keep: 0, order: 10_002, context });
+    if (generic)
+      add({
+        kind: `${generic} assignment`,
+        family: 'generic',
+        rule: 'generic-assignment',
+        value: a.value,
+        index: offset + a.index,
+        keep: 0,
+        order: 10_002,
+        context,
+      });
   }
 }
 

@@ -46,7 +46,7 @@ export function scanActiveTopic(text: string): TopicSummary | null {
   if (!span) return null;
   // The front matter's lines, once: the last line of a key counts.
   let status: Scalar | undefined, topic: Scalar | undefined, fidelity: Scalar | undefined, closing: Scalar | undefined;
-  for (let s = span.lines; s < span.close; ) {
+  for (let s = span.lines; s < span.close;) {
     const e = src.indexOf('\n', s);
     const c = src.charCodeAt(s); // (s, t, f, c: a first letter rules out three keys at once)
     if (c === 115 && src.startsWith('status:', s)) status = readScalar(valueText(src, s + 7, e));
@@ -172,7 +172,7 @@ function fenceEnd(src: string, at: number, start: number): number {
   const needle = src.slice(at, at + 3);
   const nl = src.indexOf('\n', at);
   if (nl < 0) return src.length;
-  for (let p = src.indexOf(needle, nl); p >= 0; ) {
+  for (let p = src.indexOf(needle, nl); p >= 0;) {
     const k = runEnd(src, p);
     const indent = lineIndent(src, p, start);
     if (indent >= 0 && k - p >= len) {

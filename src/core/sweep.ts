@@ -163,7 +163,15 @@ class PlannedTopic implements TopicPlan {
   }
 
   toJSON(): TopicPlan {
-    return { path: this.path, topic: this.topic, fidelity: this.fidelity, entries: this.entries, newest: this.newest, action: this.action, reason: this.reason };
+    return {
+      path: this.path,
+      topic: this.topic,
+      fidelity: this.fidelity,
+      entries: this.entries,
+      newest: this.newest,
+      action: this.action,
+      reason: this.reason,
+    };
   }
 }
 
@@ -198,7 +206,14 @@ export function planSweep(files: TopicFile[], continuation: Set<string>, nowMs: 
     const newest = entries === 0 ? null : t.undated > 0 ? Math.max(t.newest ?? -Infinity, f.committedAt ?? f.mtime ?? nowMs) : t.newest!;
     const fidelity = fidelityOf(t.data.fidelity);
     const topic = typeof t.data.topic === 'string' ? t.data.topic : f.path.replace(/^.*\//, '').replace(/\.md$/, '');
-    const must = fidelity === 'High' ? 'fidelity High' : t.data.closing === true ? 'closed by the user' : continuation.size && continuation.has(f.path) ? 'the current continuation' : null;
+    const must =
+      fidelity === 'High'
+        ? 'fidelity High'
+        : t.data.closing === true
+          ? 'closed by the user'
+          : continuation.size && continuation.has(f.path)
+            ? 'the current continuation'
+            : null;
     let action: TopicPlan['action'] = 'skip';
     let reason: string;
     const done = covered.get(f.path);

@@ -112,7 +112,9 @@ export function findUnknownFields(h: Obj): UnknownField[] {
 /** The warning for one unknown field: `unknown field 'sumary' (did you mean 'summary'?)`. */
 export function unknownFieldMessage(u: UnknownField): string {
   if (u.suggestion && u.misplaced) {
-    const where = u.suggestion.includes('.') ? `it belongs under ${u.suggestion.split('.')[0]}: ${u.suggestion}` : `it belongs at the top level: ${u.suggestion}`;
+    const where = u.suggestion.includes('.')
+      ? `it belongs under ${u.suggestion.split('.')[0]}: ${u.suggestion}`
+      : `it belongs at the top level: ${u.suggestion}`;
     return `unknown field '${u.path}' (${where})`;
   }
   if (u.suggestion) return `unknown field '${u.path}' (did you mean '${u.suggestion}'?)`;

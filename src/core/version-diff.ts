@@ -5,8 +5,7 @@
 import { diffArrays, diffLines } from 'diff';
 import { KEY_ORDER, type Handoff } from './schema.js';
 
-export type Change =
-  | { field: string; change: 'added' | 'removed' | 'changed'; old: unknown; new: unknown };
+export type Change = { field: string; change: 'added' | 'removed' | 'changed'; old: unknown; new: unknown };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,7 +39,9 @@ export function diffHandoffs(oldH: Handoff, newH: Handoff): Change[] {
 function show(v: unknown): string {
   if (typeof v === 'string') return v;
   if (isObj(v)) {
-    return Object.entries(v).map(([k, x]) => `${k}: ${typeof x === 'string' ? x : JSON.stringify(x)}`).join(', ');
+    return Object.entries(v)
+      .map(([k, x]) => `${k}: ${typeof x === 'string' ? x : JSON.stringify(x)}`)
+      .join(', ');
   }
   return JSON.stringify(v);
 }

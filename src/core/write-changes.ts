@@ -29,7 +29,12 @@ export interface WriteChanges {
 
 type Obj = Record<string, unknown>;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+const isEmpty = (v: unknown) =>
+  v === undefined ||
+  v === null ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
 /**
  * `consolidation.triggered` is derived from `produced` (docs/format.md "The note"); `session_id` names the
@@ -112,7 +117,8 @@ function filledFields(h: Obj, prefix = ''): string[] {
     const f = prefix ? `${prefix}.${k}` : k;
     // schema and the default status are what every version holds, not what this one says
     if (DERIVED.has(f) || isEmpty(v) || f === 'schema' || (f === 'status' && v === 'active')) continue;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v) && !prefix && ['cursor', 'soft_context', 'consolidation'].includes(k)) out.push(...filledFields(v as Obj, f));
+    if (typeof v === 'object' && v !== null && !Array.isArray(v) && !prefix && ['cursor', 'soft_context', 'consolidation'].includes(k))
+      out.push(...filledFields(v as Obj, f));
     else out.push(f);
   }
   return out;
@@ -136,6 +142,10 @@ function changeLine(hadPrevious: boolean, fields: FieldChange[]): string {
     else if (f.change === 'removed') removed.push(f.field);
     else changed.push(f.field);
   }
-  const parts = [changed.length ? `changed ${changed.join(', ')}` : '', added.length ? `added ${added.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
+  const parts = [
+    changed.length ? `changed ${changed.join(', ')}` : '',
+    added.length ? `added ${added.join(', ')}` : '',
+    removed.length ? `removed ${removed.join(', ')}` : '',
+  ].filter(Boolean);
   return parts.length ? parts.join('; ') : 'no field changed';
 }

@@ -69,7 +69,8 @@ export async function causalLatest(repo: Repo, store: HandoffStore, first: ReadV
   let maximal: Set<string> | null = null;
   const present = await Promise.all(heads.map(async (h) => (await repo.objects.read(h))?.type === 'commit'));
   if (present.every(Boolean)) {
-    const m = heads.length === 1 ? { code: 0, stdout: Buffer.from(heads[0]) } : await repo.runGit(['merge-base', '--independent', ...heads], { readOnly: true });
+    const m =
+      heads.length === 1 ? { code: 0, stdout: Buffer.from(heads[0]) } : await repo.runGit(['merge-base', '--independent', ...heads], { readOnly: true });
     if (m.code === 0) maximal = new Set(m.stdout.toString('utf8').split(/\s+/).filter(Boolean));
   }
   const byId = new Map(concurrent.map((v) => [v.id, v]));

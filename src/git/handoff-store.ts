@@ -107,7 +107,8 @@ export class HandoffStore {
       for (let i = 1; i < queue.length; i++) {
         const a = queue[i];
         const b = queue[best];
-        if (a.commit.committer.timestamp > b.commit.committer.timestamp || (a.commit.committer.timestamp === b.commit.committer.timestamp && a.seq < b.seq)) best = i;
+        if (a.commit.committer.timestamp > b.commit.committer.timestamp || (a.commit.committer.timestamp === b.commit.committer.timestamp && a.seq < b.seq))
+          best = i;
       }
       const [next] = queue.splice(best, 1);
       yield { id: next.id, commit: next.commit };
@@ -205,7 +206,10 @@ export class HandoffStore {
       if (anc.code !== 0) return null;
       const r = await this.repo.runGit(['rev-list', tip, `^${cached.tip}`], { readOnly: true });
       if (r.code !== 0) return null;
-      fresh = r.stdout.toString('utf8').split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+      fresh = r.stdout
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
     }
     const branches: (string | null)[] = [];
     let unplaced = cached.unplaced;
@@ -344,7 +348,9 @@ export class HandoffStore {
       const { versions } = await this.select(sel);
       for await (const v of versions) if (n-- === 0) return v;
       const count = Number(tilde[1]) - n - 1;
-      throw new UnknownVersion(`no version ${name}: there ${count === 1 ? 'is' : 'are'} only ${count} version${count === 1 ? '' : 's'} before the latest${sel.branch !== undefined && !sel.all ? ` on ${sel.branch ?? 'this detached HEAD'}` : ''}`);
+      throw new UnknownVersion(
+        `no version ${name}: there ${count === 1 ? 'is' : 'are'} only ${count} version${count === 1 ? '' : 's'} before the latest${sel.branch !== undefined && !sel.all ? ` on ${sel.branch ?? 'this detached HEAD'}` : ''}`,
+      );
     }
     if (!/^[0-9a-f]{4,40}$/i.test(name)) throw await this.unknownVersion(`not a version name: ${name} (use an id, a unique prefix of one, or ~N)`);
     const prefix = name.toLowerCase();

@@ -43,7 +43,11 @@ export interface Rewrite {
  */
 export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string, records: PurgedNote[], how: NoteRewrite): Promise<Rewrite> {
   const purged = new Map(records.map((r) => [r.version, r]));
-  const placed = await placements(repo, tip, records.map((r) => r.blob));
+  const placed = await placements(
+    repo,
+    tip,
+    records.map((r) => r.blob),
+  );
   // Every (target, blob) pair a purged blob was ever put at: what each replayed tree is checked for.
   const copies = new Map<string, { target: string; blob: string }>();
   for (const p of [...records, ...[...placed.values()].flat()]) copies.set(`${p.target} ${p.blob}`, { target: p.target, blob: p.blob });
@@ -82,7 +86,9 @@ async function placements(repo: Repo, tip: string, blobs: string[]): Promise<Map
   const wanted = new Set(blobs);
   const out = new Map<string, { target: string; blob: string }[]>();
   if (!wanted.size) return out;
-  const log = await repo.git(['log', '--format=%x00%H', '--raw', '--no-abbrev', '--no-renames', ...[...wanted].map((b) => `--find-object=${b}`), tip], { readOnly: true });
+  const log = await repo.git(['log', '--format=%x00%H', '--raw', '--no-abbrev', '--no-renames', ...[...wanted].map((b) => `--find-object=${b}`), tip], {
+    readOnly: true,
+  });
   for (const chunk of log.split('\0')) {
     const [id, ...lines] = chunk.split('\n');
     for (const line of lines) {

@@ -34,7 +34,6 @@ export interface ItemChange {
   approvePolicy?: string;
 }
 
-
 /** Reads at one snapshot of the notes tip; writes through `HandoffStore.commit`. */
 export class ItemStore {
   readonly store: HandoffStore;
@@ -108,7 +107,9 @@ export class ItemStore {
    */
   async apply(change: ItemChange): Promise<string> {
     const objects = this.repo.objects;
-    const receiptBlobs = await Promise.all((change.receipts ?? []).map(async (r) => ({ id: r.id, blob: await objects.write('blob', Buffer.from(serializeReceipt(r))) })));
+    const receiptBlobs = await Promise.all(
+      (change.receipts ?? []).map(async (r) => ({ id: r.id, blob: await objects.write('blob', Buffer.from(serializeReceipt(r))) })),
+    );
     const itemBlob = change.item ? await objects.write('blob', Buffer.from(serializeItem(change.item.record))) : null;
     const id = await this.store.commit(
       change.kind,

@@ -34,7 +34,12 @@ export async function configLocal(repo: Repo, action: 'set' | 'add' | 'unset', k
 /** Local config values of `key` (not global or system). */
 export async function configLocalAll(repo: Repo, key: string): Promise<string[]> {
   const r = await repo.runGit(['config', '--local', '--get-all', key], { readOnly: true });
-  return r.code === 0 ? r.stdout.toString('utf8').split('\n').filter((l) => l !== '') : [];
+  return r.code === 0
+    ? r.stdout
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+    : [];
 }
 
 /** Removes `[section]` from the local config when it holds nothing any more. */

@@ -39,7 +39,10 @@ export async function uniqueCommits(repo: Repo, tip: string | null, not: (string
 export async function countVersions(store: HandoffStore, tip: string | null, not: (string | null)[]): Promise<number> {
   if (!tip) return 0;
   const excl = not.filter((n): n is string => Boolean(n)).map((n) => `^${n}`);
-  const out = await store.repo.git(['rev-list', '--no-commit-header', '--format=%H %P%x09%(trailers:key=Handoff-Kind,valueonly,separator=%x2C)', tip, ...excl], { readOnly: true });
+  const out = await store.repo.git(
+    ['rev-list', '--no-commit-header', '--format=%H %P%x09%(trailers:key=Handoff-Kind,valueonly,separator=%x2C)', tip, ...excl],
+    { readOnly: true },
+  );
   let n = 0;
   for (const line of out.split('\n')) {
     if (!line) continue;

@@ -18,7 +18,11 @@ function isNoteEntry(name: string, mode: string): boolean {
 }
 
 /** Bookkeeping blobs whose content differs between two trees, by plain path. */
-export async function diffPaths(store: ObjectStore, oldRoot: string, newRoot: string): Promise<{ path: string; oldBlob: string | null; newBlob: string | null }[]> {
+export async function diffPaths(
+  store: ObjectStore,
+  oldRoot: string,
+  newRoot: string,
+): Promise<{ path: string; oldBlob: string | null; newBlob: string | null }[]> {
   const out: { path: string; oldBlob: string | null; newBlob: string | null }[] = [];
   async function entries(tree: string | null, root: boolean) {
     const map = new Map<string, { tree?: string; blob?: string }>();

@@ -4,15 +4,7 @@
  * notes (`receipts/`, `items/`, `policy/`) are kept as they are. Only the subtrees on the
  * path of a change are rewritten, so a write costs the same with 5 notes or 50,000.
  */
-import {
-  BLOB_MODE,
-  EMPTY_TREE_OID,
-  TREE_MODE,
-  isTreeMode,
-  serializeTree,
-  type ObjectStore,
-  type TreeEntry,
-} from './objects.js';
+import { BLOB_MODE, EMPTY_TREE_OID, TREE_MODE, isTreeMode, serializeTree, type ObjectStore, type TreeEntry } from './objects.js';
 import { readTree } from './read-objects.js';
 import { ObjectMissing } from '../errors.js';
 

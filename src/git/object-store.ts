@@ -22,7 +22,10 @@ export class GitObjectStore implements ObjectStore {
 
   private readonly local: InProcessObjects;
 
-  constructor(gitDir: string, private readonly objectsDir: string) {
+  constructor(
+    gitDir: string,
+    private readonly objectsDir: string,
+  ) {
     this.batch = new CatFileBatch(gitDir);
     this.local = new InProcessObjects(objectsDir);
   }

@@ -21,11 +21,20 @@ export async function findOrphanNotes(repo: Repo, notes: NoteRef[]): Promise<Orp
   const present: NoteRef[] = [];
   const head = await repo.headCommit();
   const unreachableFrom = (of: NoteRef[]) =>
-    repo.runGit(['rev-list', '--stdin', '--not', ...(head ? LIVE_REFS : LIVE_REFS.slice(0, -1))], { input: of.map((n) => `${n.target}\n`).join(''), readOnly: true });
+    repo.runGit(['rev-list', '--stdin', '--not', ...(head ? LIVE_REFS : LIVE_REFS.slice(0, -1))], {
+      input: of.map((n) => `${n.target}\n`).join(''),
+      readOnly: true,
+    });
   // Both git processes at once: rev-list is given every note's object (a blob or tree
   // among them changes nothing it prints about the commits). Only when one is missing it
   // fails, and is asked again with the commits alone, as it always was.
-  const [types, optimistic] = await Promise.all([objectTypes(repo, notes.map((n) => n.target)), notes.length ? unreachableFrom(notes) : null]);
+  const [types, optimistic] = await Promise.all([
+    objectTypes(
+      repo,
+      notes.map((n) => n.target),
+    ),
+    notes.length ? unreachableFrom(notes) : null,
+  ]);
   for (const n of notes) {
     const type = types.get(n.target) ?? null;
     if (!type) out.push({ ...n, why: 'missing' });
@@ -99,7 +108,10 @@ export async function candidateCommits(repo: Repo, since: number, withPatchIds: 
 
 /** `git patch-id --stable` of each commit, computed as `write` computes `head_patch_id`. */
 async function fillPatchIds(repo: Repo, commits: Map<string, Candidate>): Promise<void> {
-  const diff = await repo.runGit(['diff-tree', '--stdin', '-p', '--root', '--no-color', '--no-ext-diff'], { input: [...commits.keys()].map((k) => `${k}\n`).join(''), readOnly: true });
+  const diff = await repo.runGit(['diff-tree', '--stdin', '-p', '--root', '--no-color', '--no-ext-diff'], {
+    input: [...commits.keys()].map((k) => `${k}\n`).join(''),
+    readOnly: true,
+  });
   const pid = await repo.runGit(['patch-id', '--stable'], { input: diff.stdout, readOnly: true });
   for (const line of pid.stdout.toString().split('\n')) {
     const [patch, commit] = line.split(' ');

@@ -32,7 +32,10 @@ export function findRefLocks(repo: Repo, nowMs = Date.now()): RefLock[] {
     } catch {
       continue; // released meanwhile
     }
-    const ref = relative(repo.paths.commonDir, path).replace(/\.lock$/, '').split('\\').join('/');
+    const ref = relative(repo.paths.commonDir, path)
+      .replace(/\.lock$/, '')
+      .split('\\')
+      .join('/');
     out.push({ ref, path, ageMs: Math.max(0, nowMs - mtime), heldBy: processHolding(path) });
   }
   return out;

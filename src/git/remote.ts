@@ -73,15 +73,22 @@ export function remainingMs(budget: NetworkBudget | undefined, now = Date.now())
 
 /** The message of a network step that ran out of its budget. */
 export function outOfTime(remote: string, what: string, budget: NetworkBudget): RemoteUnreachable {
-  return new RemoteUnreachable(`remote '${remote}' did not finish the ${what} within ${budget.seconds}s (${budget.setting}); nothing was lost, the local history is as it was`, { remote, stopped: 'deadline' });
+  return new RemoteUnreachable(
+    `remote '${remote}' did not finish the ${what} within ${budget.seconds}s (${budget.setting}); nothing was lost, the local history is as it was`,
+    { remote, stopped: 'deadline' },
+  );
 }
 
 /** Progress lines (kept for stall detection) are not the reason a step failed. */
-const PROGRESS = /^(remote: *)?(Enumerating|Counting|Compressing|Writing|Receiving|Resolving|Total|Delta compression|Unpacking|Finding sources|Receiving objects|Resolving deltas)\b|^remote: *$|^To |^From |^Done$/;
+const PROGRESS =
+  /^(remote: *)?(Enumerating|Counting|Compressing|Writing|Receiving|Resolving|Total|Delta compression|Unpacking|Finding sources|Receiving objects|Resolving deltas)\b|^remote: *$|^To |^From |^Done$/;
 
 /** The line of git's stderr that says why it failed. */
 export function reasonOf(stderr: string): string {
-  const lines = stderr.split(/[\r\n]+/).map((l) => l.trim()).filter((l) => l && !PROGRESS.test(l));
+  const lines = stderr
+    .split(/[\r\n]+/)
+    .map((l) => l.trim())
+    .filter((l) => l && !PROGRESS.test(l));
   const i = [/^(fatal|error):/, /^remote: (fatal|error):/].map((re) => lines.findIndex((l) => re.test(l))).find((n) => n >= 0);
   if (i === undefined) return firstLine(lines.join('\n'));
   // git continues a message that ends in ':' on the next line ("unable to connect to host:" / "...errno=Connection refused")
@@ -102,7 +109,10 @@ async function networkGit(repo: Repo, remote: string, what: string, args: string
   if (r.code !== 0 && what !== 'read of its handoff tip') removeGitTemporaries(repo.objectsDir, started);
   if (r.stopped === 'deadline') throw outOfTime(remote, what, budget!);
   if (r.stopped === 'stall') {
-    throw new RemoteUnreachable(`remote '${remote}' stopped answering: nothing came for ${Math.round(budget!.stallMs / 1000)}s during the ${what}; nothing was lost, the local history is as it was`, { remote, stopped: 'stall' });
+    throw new RemoteUnreachable(
+      `remote '${remote}' stopped answering: nothing came for ${Math.round(budget!.stallMs / 1000)}s during the ${what}; nothing was lost, the local history is as it was`,
+      { remote, stopped: 'stall' },
+    );
   }
   return r;
 }
@@ -116,7 +126,10 @@ function failure(repo: Repo, r: GitResult, fallback: string): string {
 export async function remoteTip(repo: Repo, remote: string, budget?: NetworkBudget): Promise<string | null> {
   const r = await networkGit(repo, remote, 'read of its handoff tip', ['ls-remote', '--refs', remote, NOTES_REF], budget);
   if (r.code !== 0) throw new RemoteUnreachable(`cannot reach remote '${remote}': ${failure(repo, r, `git ls-remote exit ${r.code}`)}`, { remote });
-  const line = r.stdout.toString('utf8').split('\n').find((l) => l.endsWith(`\t${NOTES_REF}`));
+  const line = r.stdout
+    .toString('utf8')
+    .split('\n')
+    .find((l) => l.endsWith(`\t${NOTES_REF}`));
   return line ? line.slice(0, 40) : null;
 }
 
@@ -142,7 +155,8 @@ export async function fetchNotes(repo: Repo, remote: string, budget?: NetworkBud
       if (await repo.resolveRef(tracking)) await repo.runGit(['update-ref', '-d', tracking]);
       return null;
     }
-    if (/cannot lock ref '[^']*remotes\/[^']*handoff'|is at [0-9a-f]+ but expected/i.test(r.stderr) && !describeGitFsFailure(r.stderr, null)) return TRACKING_BUSY;
+    if (/cannot lock ref '[^']*remotes\/[^']*handoff'|is at [0-9a-f]+ but expected/i.test(r.stderr) && !describeGitFsFailure(r.stderr, null))
+      return TRACKING_BUSY;
     throw new RemoteUnreachable(`cannot fetch from remote '${remote}': ${failure(repo, r, `git fetch exit ${r.code}`)}`, { remote });
   }
   return repo.resolveRef(tracking);
@@ -164,14 +178,26 @@ export type PushResult = 'ok' | 'moved' | { lock: string | null };
  * `force` allows a non-fast-forward (only `sync --force`, after `purge`). Anything else the
  * remote refuses throws RemoteRefused.
  */
-export async function pushNotes(repo: Repo, remote: string, oid: string, expected: string | null, opts: { force?: boolean; budget?: NetworkBudget } = {}): Promise<PushResult> {
+export async function pushNotes(
+  repo: Repo,
+  remote: string,
+  oid: string,
+  expected: string | null,
+  opts: { force?: boolean; budget?: NetworkBudget } = {},
+): Promise<PushResult> {
   // A lease alone would let git replace any history it matches: without --force, only
   // what extends the remote's history is ever pushed.
   if (!opts.force && expected && expected !== oid && !(await extends_(repo, oid, expected))) {
     throw new InvariantBroken(`refusing to push ${oid.slice(0, 12)} to '${remote}': it does not extend the remote's handoff history ${expected.slice(0, 12)}`);
   }
   const spec = `${opts.force ? '+' : ''}${oid}:${NOTES_REF}`;
-  const r = await networkGit(repo, remote, 'push', ['push', '--porcelain', '--no-verify', '--progress', `--force-with-lease=${NOTES_REF}:${expected ?? ''}`, remote, spec], opts.budget);
+  const r = await networkGit(
+    repo,
+    remote,
+    'push',
+    ['push', '--porcelain', '--no-verify', '--progress', `--force-with-lease=${NOTES_REF}:${expected ?? ''}`, remote, spec],
+    opts.budget,
+  );
   const line = r.stdout
     .toString('utf8')
     .split('\n')
@@ -185,6 +211,7 @@ export async function pushNotes(repo: Repo, remote: string, oid: string, expecte
   // A ref lock on the remote: git names the lock file on stderr ("Unable to create '<path>.lock': File exists").
   const lock = /Unable to create '([^']*\.lock)': File exists/i.exec(r.stderr);
   if (lock || (/failed to lock|cannot lock/i.test(reason) && !/stale info/.test(reason))) return { lock: lock ? lock[1].replace(/\/\.\//g, '/') : null };
-  if (/stale info|fetch first|non-fast-forward|failed to lock|cannot lock|incorrect old value|already exists|failed to update ref/i.test(reason)) return 'moved';
+  if (/stale info|fetch first|non-fast-forward|failed to lock|cannot lock|incorrect old value|already exists|failed to update ref/i.test(reason))
+    return 'moved';
   throw new RemoteRefused(`remote '${remote}' refused the handoff history: ${reason || reasonOf(r.stderr)}`, { remote, reason });
 }

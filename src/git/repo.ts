@@ -36,7 +36,10 @@ function classifyUpdateRefError(stderr: string): CasResult {
 /** The one line a refused repository gets, naming the path and git's own fix. */
 function untrusted(r: Refusal): UntrustedRepository {
   if (r.refused === 'bare-disallowed') {
-    return new UntrustedRepository(`cannot use bare repository '${r.path}' (safe.bareRepository is 'explicit'); name it explicitly: GIT_DIR=${shellQuotePretty(r.path)} git handoff ...`, { path: r.path, reason: 'safe.bareRepository' });
+    return new UntrustedRepository(
+      `cannot use bare repository '${r.path}' (safe.bareRepository is 'explicit'); name it explicitly: GIT_DIR=${shellQuotePretty(r.path)} git handoff ...`,
+      { path: r.path, reason: 'safe.bareRepository' },
+    );
   }
   return new UntrustedRepository(
     `detected dubious ownership in repository at '${r.path}' (another user owns it); to trust it: git config --global --add safe.directory ${shellQuotePretty(r.path)}`,
@@ -73,7 +76,10 @@ export class Repo {
   /** where objects are written (`GIT_OBJECT_DIRECTORY` honoured) */
   readonly objectsDir: string;
 
-  private constructor(readonly paths: RepoPaths, readonly cwd: string) {
+  private constructor(
+    readonly paths: RepoPaths,
+    readonly cwd: string,
+  ) {
     this.objectsDir = process.env.GIT_OBJECT_DIRECTORY || join(paths.commonDir, 'objects');
     this.objects = new GitObjectStore(paths.gitDir, this.objectsDir);
   }
@@ -113,7 +119,10 @@ export class Repo {
       if (refusal) throw untrusted(refusal);
       // git's reason when it is more than "not a repository" (an unknown extension, a bad .git file).
       const why = (/^fatal: (.*(?:\n\t.*)*)/m.exec(r.stderr)?.[1] ?? '').replace(/\n\t/g, ' ').trim();
-      throw new NotARepository(why && !/^not a git repository/.test(why) ? `not a usable git repository: ${cwd} (git: ${why})` : `not a git repository: ${cwd}`, { cwd });
+      throw new NotARepository(
+        why && !/^not a git repository/.test(why) ? `not a usable git repository: ${cwd} (git: ${why})` : `not a git repository: ${cwd}`,
+        { cwd },
+      );
     }
     const [gitDir, commonDir, bare, format, top] = lines;
     if (format !== 'sha1') {

@@ -66,12 +66,7 @@ export type Verdict = 'ok' | 'dubious' | 'bare-disallowed';
 export function ownershipVerdict(gitfile: string | null, worktree: string | null, gitDir: string): Verdict | undefined {
   const assumeOther = envBool('GIT_TEST_ASSUME_DIFFERENT_OWNER', false);
   if (assumeOther === undefined) return undefined;
-  if (
-    !assumeOther &&
-    (!gitfile || ownedByCurrentUser(gitfile)) &&
-    (!worktree || ownedByCurrentUser(worktree)) &&
-    ownedByCurrentUser(gitDir)
-  ) {
+  if (!assumeOther && (!gitfile || ownedByCurrentUser(gitfile)) && (!worktree || ownedByCurrentUser(worktree)) && ownedByCurrentUser(gitDir)) {
     return 'ok';
   }
   const entries = readProtectedConfig();

@@ -84,7 +84,11 @@ export async function* streamVersions(
   const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
   // Both processes run where Repo runs git, read-only (no optional locks taken).
   const opts = { cwd: repo.workTree ?? repo.gitDir, env: { GIT_DIR: repo.gitDir, GIT_OPTIONAL_LOCKS: '0' } };
-  const log = start('git', ['--no-replace-objects', 'log', '-z', '--no-show-signature', '--no-color', '--format=%H %ct %P%n%B', tip, ...(not ? [`^${not}`] : []), '--'], opts);
+  const log = start(
+    'git',
+    ['--no-replace-objects', 'log', '-z', '--no-show-signature', '--no-color', '--format=%H %ct %P%n%B', tip, ...(not ? [`^${not}`] : []), '--'],
+    opts,
+  );
   log.stdin.end();
   const cat = start('git', ['cat-file', '--batch'], opts);
   let logErr = '';
@@ -213,7 +217,15 @@ export async function* streamVersions(
       }
       if (parents.filter(Boolean).length > 1) return;
       // A native note: the store diffs the trees (rare; it costs what it always cost).
-      const s: Slot = { v: { id, target: '', timestamp: Number(ct), branch: null, native: false }, depth, tries: 0, answered: true, data: null, viaStore: null, plain: false };
+      const s: Slot = {
+        v: { id, target: '', timestamp: Number(ct), branch: null, native: false },
+        depth,
+        tries: 0,
+        answered: true,
+        data: null,
+        viaStore: null,
+        plain: false,
+      };
       byStore(s);
       slots.push(s);
     };

@@ -88,5 +88,10 @@ export async function run(command: string, args: string[], opts: RunOptions & { 
 
 /** The first non-blank line of a program's message, trimmed ('' when there is none). */
 export function firstLine(s: string): string {
-  return s.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  return (
+    s
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? ''
+  );
 }

@@ -152,7 +152,11 @@ export class GitHubProvider implements Provider {
   readonly name = 'github' as const;
   private project: Promise<ProjectView> | null = null;
 
-  constructor(private readonly gh: GhRunner, private readonly delivery: DeliveryConfig, private readonly policy: Policy) {}
+  constructor(
+    private readonly gh: GhRunner,
+    private readonly delivery: DeliveryConfig,
+    private readonly policy: Policy,
+  ) {}
 
   private repoArgs(ref: WorkItemRef): string[] {
     return ['--repo', `${ref.owner}/${ref.repo}`];
@@ -178,7 +182,10 @@ export class GitHubProvider implements Provider {
     const full = `${ref.owner}/${ref.repo}`.toLowerCase();
     const item = view.items.find((i) => i.content?.type === 'Issue' && i.content.number === ref.number && (i.content.repository ?? '').toLowerCase() === full);
     if (!item) {
-      throw new GhFailed(['project', 'item-list'], `issue ${full}#${ref.number} is not an item of project ${this.delivery.project}; add it with 'gh project item-add ${this.delivery.project} --owner ${this.projectOwner(ref)} --url https://github.com/${ref.owner}/${ref.repo}/issues/${ref.number}'`);
+      throw new GhFailed(
+        ['project', 'item-list'],
+        `issue ${full}#${ref.number} is not an item of project ${this.delivery.project}; add it with 'gh project item-add ${this.delivery.project} --owner ${this.projectOwner(ref)} --url https://github.com/${ref.owner}/${ref.repo}/issues/${ref.number}'`,
+      );
     }
     return item;
   }
@@ -228,7 +235,11 @@ export class GitHubProvider implements Provider {
       const f = this.field(view, this.delivery.statusField ?? this.policy.fields.status);
       const wanted = this.policy.statusValues[req.status];
       const opt = f.options?.find((o) => o.name === wanted) ?? f.options?.find((o) => o.name.toLowerCase() === wanted.toLowerCase());
-      if (!opt) throw new GhFailed(['project', 'field-list'], `field "${f.name}" of project ${this.delivery.project} has no option "${wanted}" (statusValues in the policy maps our states to its options)`);
+      if (!opt)
+        throw new GhFailed(
+          ['project', 'field-list'],
+          `field "${f.name}" of project ${this.delivery.project} has no option "${wanted}" (statusValues in the policy maps our states to its options)`,
+        );
       const same = item[fieldKey(f.name)] === opt.name;
       steps.push({ step: 'status', needed: !same, detail: `set "${f.name}" to ${opt.name}`, run: edit(f.id, ['--single-select-option-id', opt.id]) });
     }
@@ -238,7 +249,14 @@ export class GitHubProvider implements Provider {
   async inspect(ref: WorkItemRef): Promise<RemoteItem> {
     const issue = await ghJson<GhIssue>(this.gh, ['issue', 'view', String(ref.number), ...this.repoArgs(ref), '--json', 'title,state']);
     if (!issue || typeof issue !== 'object') throw new GhFailed(['issue', 'view'], `printed ${JSON.stringify(issue)}, not the issue`);
-    const out: RemoteItem = { issueState: String(issue.state ?? ''), title: issue.title ?? '', boardStatus: null, boardHandoffDoc: null, statusField: null, handoffDocField: null };
+    const out: RemoteItem = {
+      issueState: String(issue.state ?? ''),
+      title: issue.title ?? '',
+      boardStatus: null,
+      boardHandoffDoc: null,
+      statusField: null,
+      handoffDocField: null,
+    };
     if (this.delivery.project === null) return out;
     const view = await this.loadProject(ref);
     const item = this.itemOf(view, ref);

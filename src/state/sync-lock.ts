@@ -34,7 +34,10 @@ export async function acquireSyncLock(repo: Repo, deadline: number, onWait?: (pi
     if (Date.now() >= deadline) {
       const pid = readLockOwner(path)?.pid;
       const holder = pid ? ` (process ${pid})` : '';
-      throw new LockHeld(`another 'git handoff sync' of this clone${holder} is still running; run 'git handoff sync' again once it is done (its lock: ${path})`, { path });
+      throw new LockHeld(
+        `another 'git handoff sync' of this clone${holder} is still running; run 'git handoff sync' again once it is done (its lock: ${path})`,
+        { path },
+      );
     }
     await new Promise((res) => setTimeout(res, 20 + Math.random() * 60));
   }

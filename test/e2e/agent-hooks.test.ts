@@ -29,9 +29,12 @@ function hook(repo: TestRepo, agent: string, event: string, input: string, env: 
 
 const start = (repo: TestRepo, id = 'sess-1', env: NodeJS.ProcessEnv = {}, source = 'startup') =>
   hook(repo, 'claude', 'session-start', claudeInput(repo, 'SessionStart', { session_id: id, source, model: 'claude-sonnet' }), env);
-const prompt = (repo: TestRepo, text: string, id = 'sess-1') => hook(repo, 'claude', 'user-prompt-submit', claudeInput(repo, 'UserPromptSubmit', { session_id: id, prompt: text }));
-const stop = (repo: TestRepo, active = false, id = 'sess-1') => hook(repo, 'claude', 'stop', claudeInput(repo, 'Stop', { session_id: id, stop_hook_active: active }));
-const end = (repo: TestRepo, id = 'sess-1') => hook(repo, 'claude', 'session-end', claudeInput(repo, 'SessionEnd', { session_id: id, reason: 'prompt_input_exit' }));
+const prompt = (repo: TestRepo, text: string, id = 'sess-1') =>
+  hook(repo, 'claude', 'user-prompt-submit', claudeInput(repo, 'UserPromptSubmit', { session_id: id, prompt: text }));
+const stop = (repo: TestRepo, active = false, id = 'sess-1') =>
+  hook(repo, 'claude', 'stop', claudeInput(repo, 'Stop', { session_id: id, stop_hook_active: active }));
+const end = (repo: TestRepo, id = 'sess-1') =>
+  hook(repo, 'claude', 'session-end', claudeInput(repo, 'SessionEnd', { session_id: id, reason: 'prompt_input_exit' }));
 
 describe('Claude Code', () => {
   it('session-start: the bookmark as additionalContext, told to orient and ask; the session id exported through CLAUDE_ENV_FILE', () => {
@@ -119,11 +122,18 @@ describe('Claude Code', () => {
     const legacy = join(repo.dir, '.git/handoff/session.json');
     start(repo, 'sess-new');
     // started after the handoff above (the test clock starts on 2026-01-01 and moves a minute per git call)
-    writeFileSync(legacy, JSON.stringify({ session_id: 'sess-old', agent: 'claude', started_at: '2026-01-02T00:00:00Z', started_head: repo.head(), wrote_handoff: false }));
+    writeFileSync(
+      legacy,
+      JSON.stringify({ session_id: 'sess-old', agent: 'claude', started_at: '2026-01-02T00:00:00Z', started_head: repo.head(), wrote_handoff: false }),
+    );
     prompt(repo, 'end session', 'sess-old');
     expect(stop(repo, false, 'sess-old').out).toEqual({ decision: 'block', reason: expect.any(String) });
     expect(readdirSync(join(repo.dir, '.git/handoff')).sort()).toEqual(['sessions']);
-    expect(JSON.parse(readFileSync(join(repo.dir, '.git/handoff/sessions/sess-old.json'), 'utf8'))).toMatchObject({ session_id: 'sess-old', started_head: repo.head(), stop_blocked_for: expect.any(String) });
+    expect(JSON.parse(readFileSync(join(repo.dir, '.git/handoff/sessions/sess-old.json'), 'utf8'))).toMatchObject({
+      session_id: 'sess-old',
+      started_head: repo.head(),
+      stop_blocked_for: expect.any(String),
+    });
   });
 
   it('session-start: an env file it cannot write costs one stderr line, not the bookmark', () => {
@@ -162,7 +172,9 @@ describe('Claude Code', () => {
     const b = prompt(repo, 'end session').out.hookSpecificOutput.additionalContext;
     expect(b).toContain('already proposed in this session: do not propose it again');
     expect(b).not.toMatch(/propose, do not perform/);
-    expect(prompt(repo, "let's wrap up").out.hookSpecificOutput.additionalContext).toMatch(/may end the session or only the current task.*"End the session, or just this task\?"/);
+    expect(prompt(repo, "let's wrap up").out.hookSpecificOutput.additionalContext).toMatch(
+      /may end the session or only the current task.*"End the session, or just this task\?"/,
+    );
     expect(prompt(repo, 'сворачиваемся с этой задачей').out.hookSpecificOutput.additionalContext).toContain('«Закрываем сессию или только таску?»');
     for (const text of ['закрываем эту таску', 'pause', 'отбой', 'fix the session end handler', 'add a test']) {
       expect(prompt(repo, text), text).toMatchObject({ code: 0, stdout: '', stderr: '' });
@@ -176,7 +188,10 @@ describe('Claude Code', () => {
     prompt(repo, 'we are done for now');
     expect(stop(repo, true).stdout).toBe('');
     const blocked = stop(repo);
-    expect(blocked.out).toEqual({ decision: 'block', reason: expect.stringMatching(/no handoff was written in it\. Before stopping, write it: run `git handoff write`/) });
+    expect(blocked.out).toEqual({
+      decision: 'block',
+      reason: expect.stringMatching(/no handoff was written in it\. Before stopping, write it: run `git handoff write`/),
+    });
     expect(stop(repo).stdout).toBe(''); // once
     prompt(repo, 'end session');
     handoff(repo, ['write', '--summary', 'wrapped up']);
@@ -194,7 +209,13 @@ describe('Claude Code', () => {
     expect(due.out).toEqual({ systemMessage: expect.stringMatching(/a handoff is due \(commit [0-9a-f]{7} since the last one\)/) });
     expect(end(repo)).toMatchObject({ code: 0, stdout: '' });
     const state = JSON.parse(readFileSync(join(repo.dir, '.git/handoff/sessions/sess-1.json'), 'utf8'));
-    expect(state).toMatchObject({ session_id: 'sess-1', agent: 'claude', wrote_handoff: false, ended_at: expect.stringMatching(/Z$/), started_head: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(state).toMatchObject({
+      session_id: 'sess-1',
+      agent: 'claude',
+      wrote_handoff: false,
+      ended_at: expect.stringMatching(/Z$/),
+      started_head: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
   });
 
   it('stays silent without the trigger line (deleting it is the off switch), outside a repository, and with HANDOFF_SKIP=1', () => {
@@ -205,9 +226,16 @@ describe('Claude Code', () => {
     expect(start(repo, 'sess-9')).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(prompt(repo, 'завершаем сессию', 'sess-9').stdout).toBe('');
     const outside = tempDir();
-    expect(handoff(repo, ['hook', 'session-start', '--agent', 'claude'], { input: JSON.stringify({ session_id: 'x', cwd: outside }), cwd: outside })).toMatchObject({ code: 0, stdout: '' });
+    expect(
+      handoff(repo, ['hook', 'session-start', '--agent', 'claude'], { input: JSON.stringify({ session_id: 'x', cwd: outside }), cwd: outside }),
+    ).toMatchObject({ code: 0, stdout: '' });
     repo.write('CLAUDE.md', `${TRIGGER}\n`);
-    expect(handoff(repo, ['hook', 'session-start', '--agent', 'claude'], { input: claudeInput(repo, 'SessionStart', { source: 'startup' }), env: { HANDOFF_SKIP: '1' } })).toMatchObject({ code: 0, stdout: '' });
+    expect(
+      handoff(repo, ['hook', 'session-start', '--agent', 'claude'], {
+        input: claudeInput(repo, 'SessionStart', { source: 'startup' }),
+        env: { HANDOFF_SKIP: '1' },
+      }),
+    ).toMatchObject({ code: 0, stdout: '' });
   });
 
   it('never blocks the agent on bad input: exit 0, one line on stderr, nothing on stdout', () => {
@@ -223,7 +251,10 @@ describe('Claude Code', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(msg);
     }
-    for (const args of [['PreToolUse', '--agent', 'claude'], ['session-start', '--agent', 'cursor']]) {
+    for (const args of [
+      ['PreToolUse', '--agent', 'claude'],
+      ['session-start', '--agent', 'cursor'],
+    ]) {
       const r = handoff(repo, ['hook', ...args], { input: '{}' });
       expect(r).toMatchObject({ code: 0, stdout: '' });
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -248,9 +279,19 @@ describe('Codex CLI', () => {
     expect(s.out.hookSpecificOutput).toEqual({ hookEventName: 'SessionStart', additionalContext: expect.stringContaining('codex side') });
     // no such variable exists in Codex: nothing is written there
     expect(existsSync(envFile)).toBe(false);
-    const p = hook(repo, 'codex', 'UserPromptSubmit', JSON.stringify({ ...base, turn_id: 't1', hook_event_name: 'UserPromptSubmit', prompt: 'wrap up session' }));
+    const p = hook(
+      repo,
+      'codex',
+      'UserPromptSubmit',
+      JSON.stringify({ ...base, turn_id: 't1', hook_event_name: 'UserPromptSubmit', prompt: 'wrap up session' }),
+    );
     expect(p.out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
-    const st = hook(repo, 'codex', 'Stop', JSON.stringify({ ...base, turn_id: 't1', hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' }));
+    const st = hook(
+      repo,
+      'codex',
+      'Stop',
+      JSON.stringify({ ...base, turn_id: 't1', hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' }),
+    );
     expect(st.out).toEqual({ decision: 'block', reason: expect.any(String) });
     // the trigger line lives in AGENTS.md for Codex; CLAUDE.md does not count
     expect(hook(repo, 'claude', 'session-start', claudeInput(repo, 'SessionStart', { source: 'startup' })).stdout).toBe('');
@@ -274,9 +315,18 @@ describe('Gemini CLI', () => {
       outs.push(r.stdout);
       return r;
     };
-    expect(run('SessionStart', { source: 'startup' }).out.hookSpecificOutput).toEqual({ hookEventName: 'SessionStart', additionalContext: expect.stringContaining('gemini side') });
-    expect(run('BeforeAgent', { prompt: '今天就到这里' }).out.hookSpecificOutput).toEqual({ hookEventName: 'BeforeAgent', additionalContext: expect.stringContaining('("今天就到这里")') });
-    expect(run('AfterAgent', { prompt: '今天就到这里', prompt_response: 'ok', stop_hook_active: false }).out).toEqual({ decision: 'deny', reason: expect.stringContaining('git handoff write') });
+    expect(run('SessionStart', { source: 'startup' }).out.hookSpecificOutput).toEqual({
+      hookEventName: 'SessionStart',
+      additionalContext: expect.stringContaining('gemini side'),
+    });
+    expect(run('BeforeAgent', { prompt: '今天就到这里' }).out.hookSpecificOutput).toEqual({
+      hookEventName: 'BeforeAgent',
+      additionalContext: expect.stringContaining('("今天就到这里")'),
+    });
+    expect(run('AfterAgent', { prompt: '今天就到这里', prompt_response: 'ok', stop_hook_active: false }).out).toEqual({
+      decision: 'deny',
+      reason: expect.stringContaining('git handoff write'),
+    });
     expect(run('AfterAgent', { prompt: 'x', prompt_response: 'ok', stop_hook_active: true }).stdout).toBe('');
     run('PreCompress', { trigger: 'auto' });
     run('SessionEnd', { reason: 'exit' });

@@ -41,7 +41,13 @@ describe('init --agent', () => {
 
     const dry = handoff(repo, ['init', '--agent', 'claude', '--dry-run', '--json']);
     expect(dry.code).toBe(0);
-    expect(dry.json.steps.filter((s: any) => s.installer === 'agent-claude' && s.path).map((s: any) => s.path.replace(`${repo.dir}/`, ''))).toEqual(['.claude/settings.local.json', '.git/info/exclude', 'CLAUDE.md', '.mcp.json', '.git/info/exclude']);
+    expect(dry.json.steps.filter((s: any) => s.installer === 'agent-claude' && s.path).map((s: any) => s.path.replace(`${repo.dir}/`, ''))).toEqual([
+      '.claude/settings.local.json',
+      '.git/info/exclude',
+      'CLAUDE.md',
+      '.mcp.json',
+      '.git/info/exclude',
+    ]);
     expect(snapshot(repo, files)).toEqual(before);
 
     const r = handoff(repo, ['init', '--agent', 'claude']);
@@ -53,7 +59,12 @@ describe('init --agent', () => {
     expect(s.statusLine).toEqual(orig.statusLine);
     expect(s.hooks.PreToolUse).toEqual(orig.hooks.PreToolUse);
     expect(commands(s, 'Stop')).toEqual(['say done', 'git handoff hook stop --agent claude']);
-    for (const [ev, ours] of [['SessionStart', 'session-start'], ['UserPromptSubmit', 'user-prompt-submit'], ['PreCompact', 'pre-compact'], ['SessionEnd', 'session-end']]) {
+    for (const [ev, ours] of [
+      ['SessionStart', 'session-start'],
+      ['UserPromptSubmit', 'user-prompt-submit'],
+      ['PreCompact', 'pre-compact'],
+      ['SessionEnd', 'session-end'],
+    ]) {
       expect(commands(s, ev)).toEqual([`git handoff hook ${ours} --agent claude`]);
     }
     expect(read(repo, '.claude/settings.local.json')).toMatch(/^\{\n {4}"model"/); // the file's indentation kept
@@ -107,7 +118,10 @@ describe('init --agent', () => {
     const repo = TestRepo.init();
     repo.commit('init', { 'AGENTS.md': '# Agents\n' });
     repo.write('.codex/config.toml', 'model = "o3"\n\n[features]\nweb_search_request = true\n');
-    repo.write('.gemini/settings.json', '{\n  "theme": "GitHub",\n  "hooks": { "BeforeTool": [{ "matcher": "run_shell_command", "hooks": [{ "type": "command", "command": "./check.sh" }] }] }\n}\n');
+    repo.write(
+      '.gemini/settings.json',
+      '{\n  "theme": "GitHub",\n  "hooks": { "BeforeTool": [{ "matcher": "run_shell_command", "hooks": [{ "type": "command", "command": "./check.sh" }] }] }\n}\n',
+    );
     const files = ['.codex/hooks.json', '.codex/config.toml', 'AGENTS.md', '.gemini/settings.json', 'GEMINI.md'];
     const before = snapshot(repo, files);
     const r = handoff(repo, ['init', '--agent', 'codex', '--agent', 'gemini']);
@@ -117,7 +131,9 @@ describe('init --agent', () => {
     expect(commands(c, 'Stop')).toEqual(['git handoff hook stop --agent codex']);
     // Codex clamps a SessionEnd hook's timeout to 3 s and warns about a longer one
     expect(c.hooks.SessionEnd[0].hooks[0].timeout).toBe(3);
-    expect(read(repo, '.codex/config.toml')).toBe('model = "o3"\n\n[features]\nweb_search_request = true\n\n[mcp_servers.git-handoff]\ncommand = "git"\nargs = ["handoff", "mcp"]\n');
+    expect(read(repo, '.codex/config.toml')).toBe(
+      'model = "o3"\n\n[features]\nweb_search_request = true\n\n[mcp_servers.git-handoff]\ncommand = "git"\nargs = ["handoff", "mcp"]\n',
+    );
     expect(read(repo, 'AGENTS.md')).toBe(`# Agents\n\n${TRIGGER}\n`);
     const g = json(repo, '.gemini/settings.json');
     expect(g.theme).toBe('GitHub');
@@ -127,7 +143,9 @@ describe('init --agent', () => {
     expect(g.hooks.SessionStart[0].hooks[0]).toMatchObject({ name: 'git-handoff-session-start', timeout: 30000 });
     expect(read(repo, 'GEMINI.md')).toBe(`${TRIGGER}\n`);
     expect(g.mcpServers).toEqual({ 'git-handoff': { command: 'git', args: ['handoff', 'mcp'] } });
-    expect(r.stdout).toMatch(/note: Codex runs a project's hooks only in a trusted project, once you trust each hook: .*headless `codex exec` skips untrusted hooks/);
+    expect(r.stdout).toMatch(
+      /note: Codex runs a project's hooks only in a trusted project, once you trust each hook: .*headless `codex exec` skips untrusted hooks/,
+    );
     expect(handoff(repo, ['init', '--agent', 'codex,gemini']).stdout).toContain('nothing changed');
     handoff(repo, ['uninstall']);
     expect(snapshot(repo, files)).toEqual(before);
@@ -145,7 +163,11 @@ describe('init --agent', () => {
     repo.write('CLAUDE.md', `# Notes added later\n\n${TRIGGER}\n`);
     const u = handoff(repo, ['uninstall']);
     expect(u.code, u.stderr).toBe(0);
-    expect(json(repo, '.claude/settings.json')).toEqual({ model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] }, env: { DEBUG: '1' } });
+    expect(json(repo, '.claude/settings.json')).toEqual({
+      model: 'opus',
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] },
+      env: { DEBUG: '1' },
+    });
     expect(read(repo, 'CLAUDE.md')).toBe('# Notes added later\n');
   });
 

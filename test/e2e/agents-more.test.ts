@@ -80,7 +80,15 @@ describe('init --agent for the new agents', () => {
     expect(json(repo, '.factory/mcp.json')).toEqual({ mcpServers: { 'git-handoff': { type: 'stdio', ...server } } });
     // the files init created, and Droid's personal file, stay out of git
     const exclude = readFileSync(join(repo.dir, '.git/info/exclude'), 'utf8');
-    for (const p of ['/.github/hooks/git-handoff.json', '/.opencode/plugins/git-handoff.js', '/.cursor/mcp.json', '/.mcp.json', '/opencode.json', '/.factory/mcp.json']) expect(exclude).toContain(`${p}\n`);
+    for (const p of [
+      '/.github/hooks/git-handoff.json',
+      '/.opencode/plugins/git-handoff.js',
+      '/.cursor/mcp.json',
+      '/.mcp.json',
+      '/opencode.json',
+      '/.factory/mcp.json',
+    ])
+      expect(exclude).toContain(`${p}\n`);
     // they were there before: the user's own
     expect(exclude).not.toContain('/.cursor/hooks.json');
     expect(exclude).not.toContain('/.factory/hooks.json');
@@ -163,16 +171,36 @@ describe('answers in each agent format', () => {
   it('Cursor: additional_context at sessionStart; a session-end phrase reaches the model through the stop follow-up, once; preCompact user_message', () => {
     const repo = project();
     repo.commit('feat: more', { 'b.txt': 'b\n' });
-    const base = { conversation_id: 'cur-1', generation_id: 'g1', model: 'x', cursor_version: '2.1.0', workspace_roots: [repo.dir], user_email: null, transcript_path: null };
-    const s = hook(repo, 'cursor', 'sessionStart', { ...base, hook_event_name: 'sessionStart', session_id: 'cur-1', is_background_agent: false, composer_mode: 'agent' });
+    const base = {
+      conversation_id: 'cur-1',
+      generation_id: 'g1',
+      model: 'x',
+      cursor_version: '2.1.0',
+      workspace_roots: [repo.dir],
+      user_email: null,
+      transcript_path: null,
+    };
+    const s = hook(repo, 'cursor', 'sessionStart', {
+      ...base,
+      hook_event_name: 'sessionStart',
+      session_id: 'cur-1',
+      is_background_agent: false,
+      composer_mode: 'agent',
+    });
     expect(Object.keys(s.out)).toEqual(['additional_context']);
     expect(s.out.additional_context).toContain('next step: wire the CLI');
-    expect(hook(repo, 'cursor', 'beforeSubmitPrompt', { ...base, hook_event_name: 'beforeSubmitPrompt', prompt: 'wrap up session', attachments: [] }).out).toEqual({ continue: true });
+    expect(
+      hook(repo, 'cursor', 'beforeSubmitPrompt', { ...base, hook_event_name: 'beforeSubmitPrompt', prompt: 'wrap up session', attachments: [] }).out,
+    ).toEqual({ continue: true });
     const st = hook(repo, 'cursor', 'stop', { ...base, hook_event_name: 'stop', status: 'completed', loop_count: 0 });
     expect(st.out).toEqual({ followup_message: expect.stringContaining('git handoff write') });
     expect(hook(repo, 'cursor', 'stop', { ...base, hook_event_name: 'stop', status: 'completed', loop_count: 1 }).stdout).toBe('');
-    expect(hook(repo, 'cursor', 'preCompact', { ...base, hook_event_name: 'preCompact', trigger: 'auto', context_usage_percent: 90 }).out).toEqual({ user_message: expect.stringContaining('a handoff is due') });
-    expect(hook(repo, 'cursor', 'sessionEnd', { ...base, hook_event_name: 'sessionEnd', session_id: 'cur-1', reason: 'completed', duration_ms: 10 }).stdout).toBe('');
+    expect(hook(repo, 'cursor', 'preCompact', { ...base, hook_event_name: 'preCompact', trigger: 'auto', context_usage_percent: 90 }).out).toEqual({
+      user_message: expect.stringContaining('a handoff is due'),
+    });
+    expect(
+      hook(repo, 'cursor', 'sessionEnd', { ...base, hook_event_name: 'sessionEnd', session_id: 'cur-1', reason: 'completed', duration_ms: 10 }).stdout,
+    ).toBe('');
   });
 
   it('Copilot CLI: camelCase input, additionalContext, agentStop decision block once; OpenCode: our plugin JSON; Droid: Claude-style', () => {
@@ -181,18 +209,30 @@ describe('answers in each agent format', () => {
     const s = hook(repo, 'copilot', 'sessionStart', { ...cp, source: 'new', initialPrompt: 'hi' });
     expect(Object.keys(s.out)).toEqual(['additionalContext']);
     expect(s.out.additionalContext).toContain('wire the CLI');
-    expect(hook(repo, 'copilot', 'userPromptSubmitted', { ...cp, prompt: 'wrap up session' }).out).toEqual({ additionalContext: expect.stringContaining('the user is ending the session') });
-    expect(hook(repo, 'copilot', 'agentStop', { ...cp, stopReason: 'end_turn', stop_hook_active: false }).out).toEqual({ decision: 'block', reason: expect.stringContaining('git handoff write') });
+    expect(hook(repo, 'copilot', 'userPromptSubmitted', { ...cp, prompt: 'wrap up session' }).out).toEqual({
+      additionalContext: expect.stringContaining('the user is ending the session'),
+    });
+    expect(hook(repo, 'copilot', 'agentStop', { ...cp, stopReason: 'end_turn', stop_hook_active: false }).out).toEqual({
+      decision: 'block',
+      reason: expect.stringContaining('git handoff write'),
+    });
     expect(hook(repo, 'copilot', 'agentStop', { ...cp, stopReason: 'end_turn', stop_hook_active: true }).stdout).toBe('');
 
     const oc = { host: 'opencode', cwd: repo.dir, session_id: 'ses_1' };
-    expect(hook(repo, 'opencode', 'session-start', { ...oc, hook_event_name: 'session-start', source: 'startup' }).out).toEqual({ context: expect.stringContaining('wire the CLI') });
+    expect(hook(repo, 'opencode', 'session-start', { ...oc, hook_event_name: 'session-start', source: 'startup' }).out).toEqual({
+      context: expect.stringContaining('wire the CLI'),
+    });
     expect(hook(repo, 'opencode', 'user-prompt-submit', { ...oc, prompt: 'hello' }).stdout).toBe('');
-    expect(hook(repo, 'opencode', 'user-prompt-submit', { ...oc, prompt: 'wrap up session' }).out).toEqual({ context: expect.stringContaining('the user is ending the session') });
+    expect(hook(repo, 'opencode', 'user-prompt-submit', { ...oc, prompt: 'wrap up session' }).out).toEqual({
+      context: expect.stringContaining('the user is ending the session'),
+    });
     expect(hook(repo, 'opencode', 'stop', oc).out).toEqual({ followup: expect.stringContaining('git handoff write') });
 
     const dr = { session_id: 'dr-1', transcript_path: '/home/u/.factory/sessions/dr-1.jsonl', cwd: repo.dir, permission_mode: 'auto' };
-    expect(hook(repo, 'droid', 'SessionStart', { ...dr, hook_event_name: 'SessionStart', source: 'startup' }).out.hookSpecificOutput).toEqual({ hookEventName: 'SessionStart', additionalContext: expect.stringContaining('wire the CLI') });
+    expect(hook(repo, 'droid', 'SessionStart', { ...dr, hook_event_name: 'SessionStart', source: 'startup' }).out.hookSpecificOutput).toEqual({
+      hookEventName: 'SessionStart',
+      additionalContext: expect.stringContaining('wire the CLI'),
+    });
   });
 
   it('Gemini: PreCompress with trigger auto (every turn) reminds nothing; a manual /compress does', () => {
@@ -207,14 +247,33 @@ describe('answers in each agent format', () => {
 describe('one hook, one host', () => {
   it("Claude Code's hook run by Cursor answers in Cursor's format, and stays silent when Cursor's own hooks are installed: one bookmark per session", () => {
     const repo = project('CLAUDE.md');
-    const cursorInput = { conversation_id: 'c-9', generation_id: 'g', hook_event_name: 'sessionStart', session_id: 'c-9', cursor_version: '2.1.0', workspace_roots: [repo.dir] };
+    const cursorInput = {
+      conversation_id: 'c-9',
+      generation_id: 'g',
+      hook_event_name: 'sessionStart',
+      session_id: 'c-9',
+      cursor_version: '2.1.0',
+      workspace_roots: [repo.dir],
+    };
     const a = hook(repo, 'claude', 'session-start', cursorInput);
     expect(Object.keys(a.out)).toEqual(['additional_context']);
     // Copilot running a .claude hook (its env marks) gets Copilot's shape
-    const b = hook(repo, 'claude', 'session-start', { session_id: 'cp-9', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }, { COPILOT_CLI: '1', COPILOT_HOOK_DIR: join(repo.dir, '.claude') });
+    const b = hook(
+      repo,
+      'claude',
+      'session-start',
+      { session_id: 'cp-9', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' },
+      { COPILOT_CLI: '1', COPILOT_HOOK_DIR: join(repo.dir, '.claude') },
+    );
     expect(Object.keys(b.out)).toEqual(['additionalContext']);
     // a Claude Code variable leaking into Codex changes nothing: Codex does not run .claude hooks
-    const c = hook(repo, 'claude', 'session-start', { session_id: 'cl-9', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }, { CLAUDECODE: '1' });
+    const c = hook(
+      repo,
+      'claude',
+      'session-start',
+      { session_id: 'cl-9', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' },
+      { CLAUDECODE: '1' },
+    );
     expect(Object.keys(c.out)).toEqual(['hookSpecificOutput']);
 
     expect(handoff(repo, ['init', '--agent', 'claude,cursor']).code).toBe(0);
@@ -248,12 +307,17 @@ describe('doctor and Codex trust', () => {
       Object.entries(hooks)
         .map(([e, groups]: [string, any]) => `[hooks.state."${hooksPath}:${label(e)}:0:0"]\ntrusted_hash = "${hashOf(e, groups[0].hooks[0])}"\n`)
         .join('\n');
-    const real = (e: string, h: any) => `sha256:${createHash('sha256').update(JSON.stringify({ event_name: label(e), hooks: [{ async: false, command: h.command, timeout: h.timeout, type: 'command' }] })).digest('hex')}`;
+    const real = (e: string, h: any) =>
+      `sha256:${createHash('sha256')
+        .update(JSON.stringify({ event_name: label(e), hooks: [{ async: false, command: h.command, timeout: h.timeout, type: 'command' }] }))
+        .digest('hex')}`;
     mkdirSync(codexHome, { recursive: true });
     writeFileSync(join(codexHome, 'config.toml'), 'model = "o3"\n');
     const [f] = doctor();
     expect(f.level).toBe('problem');
-    expect(f.message).toMatch(/Codex will not run the git-handoff hooks in \.codex\/hooks\.json \(the project is not trusted in .*config\.toml; not trusted yet: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd\)/);
+    expect(f.message).toMatch(
+      /Codex will not run the git-handoff hooks in \.codex\/hooks\.json \(the project is not trusted in .*config\.toml; not trusted yet: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd\)/,
+    );
     expect(f.action).toMatch(/--dangerously-bypass-hook-trust/);
     writeFileSync(join(codexHome, 'config.toml'), `[projects."${repo.dir}"]\ntrust_level = "trusted"\n\n${state(() => 'sha256:0000')}`);
     expect(doctor()[0].message).toMatch(/changed since you trusted them: SessionStart/);

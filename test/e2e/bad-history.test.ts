@@ -40,7 +40,10 @@ describe('bad history: notes that are not valid handoffs', () => {
   });
 
   it('log lists every version and marks the invalid ones', () => {
-    for (const args of [['log', '--json'], ['log', '--all', '--json']]) {
+    for (const args of [
+      ['log', '--json'],
+      ['log', '--all', '--json'],
+    ]) {
       const r = handoff(repo, args);
       expect(r.code, r.stderr).toBe(0);
       const rows = r.json.versions as { version: string; valid: boolean }[];

@@ -65,7 +65,7 @@ describe('show on a branch with no version: the branch index', () => {
     expect(show().fallback).toBe(true);
   });
 
-  it('after a purge rewrote the history the answer is the full walk\'s', () => {
+  it("after a purge rewrote the history the answer is the full walk's", () => {
     repo.git('checkout', '-q', 'main');
     const m3 = handoff(repo, ['write', '--json', '--summary', 'main three, to be purged']).json.version as string;
     repo.git('checkout', '-q', '-b', 'fourth');

@@ -15,7 +15,7 @@ describe('write, show, log through `git handoff`', () => {
     const note = repo.nativeNote();
     expect(note).toContain('summary: parser done\n');
     expect(note).toContain('guards:\n  - no force push\n');
-    expect(note).toMatch(new RegExp(`^head: "?${head}"?$`, "m"));
+    expect(note).toMatch(new RegExp(`^head: "?${head}"?$`, 'm'));
     expect(repo.git('log', '--notes=handoff', '-1')).toContain('next_step: write tests');
 
     const show = handoff(repo, ['show']);

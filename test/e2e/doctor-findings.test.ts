@@ -50,7 +50,9 @@ describe('doctor: findings and healthy agree', () => {
     expect(text.stdout).not.toMatch(/^(problem|fixable):/m);
     // One line for all of them, not one per rewritten commit.
     expect(text.stdout.split('\n').filter((l) => l.includes('amend, rebase or squash'))).toEqual([
-      expect.stringMatching(new RegExp(`^note: ${json.json.findings.length} notes stay on commits a local amend, rebase or squash replaced .*\\(nothing to do\\)$`)),
+      expect.stringMatching(
+        new RegExp(`^note: ${json.json.findings.length} notes stay on commits a local amend, rebase or squash replaced .*\\(nothing to do\\)$`),
+      ),
     ]);
     const tip = repo.notesRef();
     const fix = handoff(repo, ['doctor', '--fix']);

@@ -117,12 +117,14 @@ describe('doctor: a stale lock left by a killed writer', () => {
     const blocked = handoff(repo, ['write', '--summary', 'after the crash']);
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toContain(lock);
-    expect(blocked.stderr).toContain("git handoff doctor --fix");
+    expect(blocked.stderr).toContain('git handoff doctor --fix');
     // purge is a writer too: the same one line, exit 1, nothing rewritten.
     const tip = repo.notesRef();
     const purge = handoff(repo, ['purge', tip!]);
     expect(purge.code).toBe(1);
-    expect(purge.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^git handoff: refs\/notes\/handoff is locked by .*handoff\.lock.*git handoff doctor --fix'$/)]);
+    expect(purge.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^git handoff: refs\/notes\/handoff is locked by .*handoff\.lock.*git handoff doctor --fix'$/),
+    ]);
     expect(repo.notesRef()).toBe(tip);
 
     const old = Date.now() / 1000 - 60;

@@ -55,7 +55,8 @@ describe('export -> import keeps every field', () => {
     expect(handoff(repo, ['export', '--format', format, '-o', file]).code).toBe(0);
     const text = readFileSync(file, 'utf8');
     if (format === 'next-session') {
-      for (const heading of ['## Last discussed', '## Pending questions', '## Tone', '## Notes', '## Read next', '## Other fields']) expect(text).toContain(heading);
+      for (const heading of ['## Last discussed', '## Pending questions', '## Tone', '## Notes', '## Read next', '## Other fields'])
+        expect(text).toContain(heading);
     }
 
     const same = handoff(repo, ['import', file, '--json']);
@@ -72,7 +73,12 @@ describe('export -> import keeps every field', () => {
     expect(edited.json.changes.line).toBe(line);
     const h = edited.json.handoff;
     expect(h.soft_context.tone).toBe('exploring');
-    expect(h.cursor).toEqual({ last_discussed: 'the option table', pending_questions: ['short flags?', 'a question\nover two lines'], next_step: 'wire the CLI', x_inner: 'kept' });
+    expect(h.cursor).toEqual({
+      last_discussed: 'the option table',
+      pending_questions: ['short flags?', 'a question\nover two lines'],
+      next_step: 'wire the CLI',
+      x_inner: 'kept',
+    });
     expect(h.summary).toBe('Parser done; the CLI is next.\nDecision: util.parseArgs.\n');
     expect(h.soft_context.notes).toEqual(['the user dislikes long diffs']);
     expect(h.custom_key).toEqual({ kept: true });

@@ -81,9 +81,11 @@ describe('export and import', () => {
     const carried = ['session_id', 'status', 'summary', 'open_tracks', 'ask_user', 'guards', 'memory_updates'];
     for (const k of carried) expect(imp.json.handoff[k], k).toEqual(w.json.handoff[k]);
     expect(imp.json.handoff.cursor.next_step).toBe('wire the CLI');
-    expect(handoff(dst, ['export']).stdout.replace(/^_last_updated_.*$/m, '').replace(/## Recent commits[\s\S]*?\n\n## /, '')).toBe(
-      md.replace(/^_last_updated_.*$/m, '').replace(/## Recent commits[\s\S]*?\n\n## /, ''),
-    );
+    expect(
+      handoff(dst, ['export'])
+        .stdout.replace(/^_last_updated_.*$/m, '')
+        .replace(/## Recent commits[\s\S]*?\n\n## /, ''),
+    ).toBe(md.replace(/^_last_updated_.*$/m, '').replace(/## Recent commits[\s\S]*?\n\n## /, ''));
   });
 
   it('imports a NEXT_SESSION.md written with the Russian headings', () => {

@@ -128,7 +128,14 @@ describe('post-commit: the first commit after the latest handoff or the session 
     const session = (head: string, ended = false) =>
       writeFileSync(
         join(repo.dir, '.git/handoff/session.json'),
-        JSON.stringify({ session_id: 's1', agent: 'claude', started_at: '2026-01-01T00:00:00Z', started_head: head, wrote_handoff: false, ...(ended ? { ended_at: '2026-01-01T01:00:00Z' } : {}) }),
+        JSON.stringify({
+          session_id: 's1',
+          agent: 'claude',
+          started_at: '2026-01-01T00:00:00Z',
+          started_head: head,
+          wrote_handoff: false,
+          ...(ended ? { ended_at: '2026-01-01T01:00:00Z' } : {}),
+        }),
       );
     mkdirSync(join(repo.dir, '.git/handoff'), { recursive: true });
     session(repo.head());
@@ -217,7 +224,12 @@ describe('quiet when a conflicted cherry-pick or revert is concluded', () => {
     commitWithHooks(repo, 'feat: use up the first commit', {}, { env: { HANDOFF_SKIP: '1' } });
     // Four files and a long body: substantive, if the hook spoke.
     repo.git('checkout', '-q', '-b', 'side');
-    const side = commitWithHooks(repo, 'feat: side', { 'README.md': 'side\n', ...files(4, 'side') }, { args: ['-m', 'y'.repeat(250)], env: { HANDOFF_SKIP: '1' } }).head;
+    const side = commitWithHooks(
+      repo,
+      'feat: side',
+      { 'README.md': 'side\n', ...files(4, 'side') },
+      { args: ['-m', 'y'.repeat(250)], env: { HANDOFF_SKIP: '1' } },
+    ).head;
     repo.git('checkout', '-q', 'main');
     const base = commitWithHooks(repo, 'fix: main', { 'README.md': 'main\n' }, { env: { HANDOFF_SKIP: '1' } }).head;
     const quiet = (r: { code: number; stderr: string }) => {

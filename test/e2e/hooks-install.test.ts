@@ -18,7 +18,13 @@ describe('init / uninstall (plain hooks folder)', () => {
     expect(dry.code).toBe(0);
     expect(dry.json).toMatchObject({ ok: true, dry_run: true, changed: true });
     const paths = dry.json.steps.filter((s: any) => s.kind === 'file').map((s: any) => s.path.replace(`${repo.dir}/`, ''));
-    expect(paths).toEqual(['.git/hooks/post-commit', '.git/hooks/prepare-commit-msg', '.git/hooks/post-rewrite', '.git/hooks/post-merge', '.git/hooks/post-checkout']);
+    expect(paths).toEqual([
+      '.git/hooks/post-commit',
+      '.git/hooks/prepare-commit-msg',
+      '.git/hooks/post-rewrite',
+      '.git/hooks/post-merge',
+      '.git/hooks/post-checkout',
+    ]);
     expect(dry.json.steps.filter((s: any) => s.kind === 'config').map((s: any) => `${s.key}=${s.value}`)).toEqual([
       'notes.rewriteRef=refs/notes/handof[f]',
       'notes.rewriteMode=overwrite',

@@ -62,7 +62,9 @@ describe('husky', () => {
 
     const un = handoff(repo, ['uninstall']);
     expect(un.code).toBe(0);
-    expect(snapshot(join(repo.dir, '.husky'), (rel) => rel.startsWith('_/'))).toEqual(Object.fromEntries(Object.entries(before).filter(([k]) => !k.startsWith('_/'))));
+    expect(snapshot(join(repo.dir, '.husky'), (rel) => rel.startsWith('_/'))).toEqual(
+      Object.fromEntries(Object.entries(before).filter(([k]) => !k.startsWith('_/'))),
+    );
     expect(readFileSync(join(repo.dir, '.git/config'))).toEqual(config);
   });
 
@@ -132,9 +134,13 @@ describe('lefthook (config edits; the real lefthook runs in test/slow/hook-manag
     expect(existsSync(join(repo.dir, '.git/hooks/post-commit'))).toBe(false);
     expect(readFileSync(join(repo.dir, 'lefthook.yml'), 'utf8')).toBe(original);
     const text = readFileSync(join(repo.dir, 'lefthook-local.yml'), 'utf8');
-    expect(text).toContain('post-commit:\n  commands:\n    # >>> git-handoff >>>\n    git-handoff:\n      run: \'[ "${HANDOFF_SKIP:-}" != 1 ] && command -v git-handoff >/dev/null 2>&1 || exit 0; git-handoff hook post-commit </dev/null || :\'\n    # <<< git-handoff <<<\n');
+    expect(text).toContain(
+      'post-commit:\n  commands:\n    # >>> git-handoff >>>\n    git-handoff:\n      run: \'[ "${HANDOFF_SKIP:-}" != 1 ] && command -v git-handoff >/dev/null 2>&1 || exit 0; git-handoff hook post-commit </dev/null || :\'\n    # <<< git-handoff <<<\n',
+    );
     expect(text).toContain("prepare-commit-msg:\n  commands:\n    # >>> git-handoff >>>\n    git-handoff:\n      run: '[ -d cadence/streaming ] || exit 0;");
-    expect(text).toContain('post-rewrite:\n  commands:\n    # >>> git-handoff >>>\n    git-handoff:\n      run: \'[ "${HANDOFF_SKIP:-}" != 1 ] && command -v git-handoff >/dev/null 2>&1 || exit 0; git-handoff hook post-rewrite {1} || :\'\n      use_stdin: true\n');
+    expect(text).toContain(
+      'post-rewrite:\n  commands:\n    # >>> git-handoff >>>\n    git-handoff:\n      run: \'[ "${HANDOFF_SKIP:-}" != 1 ] && command -v git-handoff >/dev/null 2>&1 || exit 0; git-handoff hook post-rewrite {1} || :\'\n      use_stdin: true\n',
+    );
     // Kept out of git, so teammates never see it.
     expect(repo.git('status', '--porcelain')).toBe('');
     expect(handoff(repo, ['init', '--json']).json.changed).toBe(false);
@@ -157,13 +163,20 @@ describe('lefthook (config edits; the real lefthook runs in test/slow/hook-manag
     expect(readFileSync(join(repo.dir, '.config/lefthook.yaml'), 'utf8')).toBe('pre-push:\n  commands:\n    test:\n      run: npm test\n');
   });
 
-  it.each(['.lefthook.yml', '.config/lefthook.yml', 'lefthook.json', '.config/lefthook.jsonc', 'lefthook.toml', '.lefthook.toml'])('recognises %s: nothing in .git/hooks, ours in lefthook-local.yml', (name) => {
-    const repo = TestRepo.init();
-    const shared = name.endsWith('.toml') ? '[pre-push.commands.test]\nrun = "npm test"\n' : name.includes('.json') ? '{"pre-push": {"commands": {"test": {"run": "npm test"}}}}\n' : 'pre-push:\n  commands:\n    test:\n      run: npm test\n';
-    repo.commit('chore: start', { [name]: shared });
-    expect(handoff(repo, ['init']).code).toBe(0);
-    expect(existsSync(join(repo.dir, '.git/hooks/post-commit'))).toBe(false);
-    expect(readFileSync(join(repo.dir, name), 'utf8')).toBe(shared);
-    expect(readFileSync(join(repo.dir, 'lefthook-local.yml'), 'utf8')).toContain('git-handoff hook post-commit');
-  });
+  it.each(['.lefthook.yml', '.config/lefthook.yml', 'lefthook.json', '.config/lefthook.jsonc', 'lefthook.toml', '.lefthook.toml'])(
+    'recognises %s: nothing in .git/hooks, ours in lefthook-local.yml',
+    (name) => {
+      const repo = TestRepo.init();
+      const shared = name.endsWith('.toml')
+        ? '[pre-push.commands.test]\nrun = "npm test"\n'
+        : name.includes('.json')
+          ? '{"pre-push": {"commands": {"test": {"run": "npm test"}}}}\n'
+          : 'pre-push:\n  commands:\n    test:\n      run: npm test\n';
+      repo.commit('chore: start', { [name]: shared });
+      expect(handoff(repo, ['init']).code).toBe(0);
+      expect(existsSync(join(repo.dir, '.git/hooks/post-commit'))).toBe(false);
+      expect(readFileSync(join(repo.dir, name), 'utf8')).toBe(shared);
+      expect(readFileSync(join(repo.dir, 'lefthook-local.yml'), 'utf8')).toContain('git-handoff hook post-commit');
+    },
+  );
 });

@@ -34,7 +34,9 @@ describe('a tracked hooks folder (core.hooksPath=.githooks, committed)', () => {
     const before = snapshot(join(repo.dir, '.githooks'));
     const init = handoff(repo, ['init']);
     expect(init.code).toBe(0);
-    expect(init.stdout).toContain('point core.hooksPath at .git/handoff/hooks for this repository only; its scripts run the hooks in .githooks first, and .githooks itself is left untouched');
+    expect(init.stdout).toContain(
+      'point core.hooksPath at .git/handoff/hooks for this repository only; its scripts run the hooks in .githooks first, and .githooks itself is left untouched',
+    );
     expect(snapshot(join(repo.dir, '.githooks'))).toEqual(before);
     expect(repo.git('status', '--porcelain')).toBe('');
     expect(handoff(repo, ['init', '--json']).json.changed).toBe(false);
@@ -173,7 +175,12 @@ describe('doctor: our hook no longer reached', () => {
     expect(d.code).toBe(1);
     expect(d.json.healthy).toBe(false);
     expect(d.json.findings).toEqual([
-      expect.objectContaining({ fixable: false, message: expect.stringContaining('the post-commit hook of git-handoff does not run: .git/hooks/post-commit is not ours and .git/hooks/post-commit.pre-handoff is in the way') }),
+      expect.objectContaining({
+        fixable: false,
+        message: expect.stringContaining(
+          'the post-commit hook of git-handoff does not run: .git/hooks/post-commit is not ours and .git/hooks/post-commit.pre-handoff is in the way',
+        ),
+      }),
     ]);
     // Once the user moves one away, --fix chains the other as init would.
     rmSync(`${hook}.pre-handoff`);

@@ -21,7 +21,7 @@ function write(repo: FleetRepo, summary: string, env: NodeJS.ProcessEnv = {}): s
 }
 
 describe('the latest version with a fast clock on one machine', () => {
-  it('a session that continued the other one\'s work is the latest, whatever the dates say', () => {
+  it("a session that continued the other one's work is the latest, whatever the dates say", () => {
     const fleet = new Fleet(2);
     const [a, b] = fleet.clones;
     a.commit('feat: a starts', { 'a.txt': 'a\n' });

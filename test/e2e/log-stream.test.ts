@@ -33,7 +33,11 @@ describe('log: streamed, byte for byte the document it always was', () => {
   repo.git('checkout', '-q', 'main');
 
   it('prints exactly JSON.stringify(doc, null, 2), every version once, bookkeeping left out', () => {
-    for (const args of [['log', '--json'], ['log', '--json', '--all'], ['log', '--json', '--branch', 'feature']]) {
+    for (const args of [
+      ['log', '--json'],
+      ['log', '--json', '--all'],
+      ['log', '--json', '--branch', 'feature'],
+    ]) {
       const r = handoff(repo, args);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(r.stdout), null, 2)}\n`);
@@ -43,7 +47,15 @@ describe('log: streamed, byte for byte the document it always was', () => {
     }
     const all = handoff(repo, ['log', '--json', '--all']).json.versions as Record<string, unknown>[];
     expect(all.map((v) => v.version)).toEqual([f1, native, bad, v1]);
-    expect(all[1]).toEqual({ version: native, target: repo.git('rev-parse', 'HEAD').trim(), date: '2026-01-02T03:04:05Z', valid: true, session_id: null, status: 'active', summary: 'written by hand, ünïcödé ✓' });
+    expect(all[1]).toEqual({
+      version: native,
+      target: repo.git('rev-parse', 'HEAD').trim(),
+      date: '2026-01-02T03:04:05Z',
+      valid: true,
+      session_id: null,
+      status: 'active',
+      summary: 'written by hand, ünïcödé ✓',
+    });
     expect(all[2]).toMatchObject({ version: bad, target: c2, valid: false, session_id: null, status: null, summary: null });
     expect(all[3]).toMatchObject({ version: v1, valid: true, summary: 'first: "quoted", \\ back\nslash and a second line' });
     // The current branch (main): its versions, and the invalid note that names no branch.

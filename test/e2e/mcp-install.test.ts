@@ -16,7 +16,7 @@ const OTHER_JSON = '{\n  "mcpServers": {\n    "other": { "command": "npx", "args
 const OURS = { command: 'git', args: ['handoff', 'mcp'] };
 
 describe('init --agent registers the MCP server', () => {
-  it('Claude Code .mcp.json: beside other servers, idempotent, the file back byte for byte; an entry that the user\'s edit kept is the only thing taken out', async () => {
+  it("Claude Code .mcp.json: beside other servers, idempotent, the file back byte for byte; an entry that the user's edit kept is the only thing taken out", async () => {
     const repo = TestRepo.init();
     repo.commit('init');
     repo.write('.mcp.json', OTHER_JSON);
@@ -30,7 +30,9 @@ describe('init --agent registers the MCP server', () => {
     // the entry really starts our server, in the project folder as the agent does
     const entry = cfg.mcpServers['git-handoff'];
     const client = new Client({ name: 'as-claude', version: '1' });
-    await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, cwd: repo.dir, env: { ...(repo.env as Record<string, string>), PATH: cliPath() } }));
+    await client.connect(
+      new StdioClientTransport({ command: entry.command, args: entry.args, cwd: repo.dir, env: { ...(repo.env as Record<string, string>), PATH: cliPath() } }),
+    );
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('handoff_write');
     } finally {

@@ -33,7 +33,15 @@ describe('git handoff mcp over stdio, with the SDK client', () => {
 
   it('lists the tools with schemas generated from the handoff schema, and the resources', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['handoff_show', 'handoff_write', 'handoff_log', 'handoff_diff', 'handoff_search', 'work_item_status', 'work_item_seed']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'handoff_show',
+      'handoff_write',
+      'handoff_log',
+      'handoff_diff',
+      'handoff_search',
+      'work_item_status',
+      'work_item_seed',
+    ]);
     const write = tools.find((t) => t.name === 'handoff_write')!;
     const h = (write.inputSchema.properties as any).handoff;
     expect(h.properties.status.enum).toEqual(['active', 'paused', 'done']);
@@ -53,7 +61,13 @@ describe('git handoff mcp over stdio, with the SDK client', () => {
     // a whole handoff, with multi-line text and quotes that break shell quoting
     r = await client.callTool({
       name: 'handoff_write',
-      arguments: { handoff: { summary: 'parser: "quotes" and \'apostrophes\'\nsecond line', cursor: { next_step: 'write the RFC 4180 tests', pending_questions: ['CRLF?'] }, guards: ['no force push'] } },
+      arguments: {
+        handoff: {
+          summary: 'parser: "quotes" and \'apostrophes\'\nsecond line',
+          cursor: { next_step: 'write the RFC 4180 tests', pending_questions: ['CRLF?'] },
+          guards: ['no force push'],
+        },
+      },
     });
     expect(r.isError, JSON.stringify(r)).toBeFalsy();
     const v1 = data(r).version;
@@ -148,7 +162,10 @@ describe('git handoff mcp, raw protocol', () => {
     child.stdin.end(`${lines.join('\n')}\n`);
     const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
     expect([code, signal]).toEqual([0, null]);
-    const replies = out.trim().split('\n').map((l) => JSON.parse(l));
+    const replies = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const byId = new Map(replies.map((m) => [m.id, m]));
     expect(byId.get(2).error).toBeDefined();
     expect(byId.get(3).result.isError).toBeFalsy();

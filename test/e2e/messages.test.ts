@@ -68,7 +68,10 @@ describe('did you mean', () => {
 describe('YAML errors name the real cause and line', () => {
   it('an unclosed quote on line 3 is reported on line 3 as an unclosed quote', () => {
     const repo = repoWithCommit();
-    for (const input of ['status: active\nsession_id: s1\nsummary: "the parser\nguards: []\n', "status: active\nsession_id: s1\nsummary: 'the parser\nguards:\n  - no new deps\n"]) {
+    for (const input of [
+      'status: active\nsession_id: s1\nsummary: "the parser\nguards: []\n',
+      "status: active\nsession_id: s1\nsummary: 'the parser\nguards:\n  - no new deps\n",
+    ]) {
       const r = handoff(repo, ['write'], { input });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^git handoff: stdin: invalid YAML at line 3: the (double|single)-quoted string that starts here is not closed/);
@@ -120,7 +123,9 @@ describe('messages that say what to do next', () => {
     expect(handoff(repo, ['claim', '--work-item', 'local:#3', '--title', 'Parse the config']).code).toBe(0);
     const r = handoff(repo, ['accept', '--work-item', 'local:#3', '--commit', 'HEAD']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("it is in-progress; accept only moves ready-for-review -> done; first move it to review with 'git handoff doc --to-status ready-for-review'");
+    expect(r.stderr).toContain(
+      "it is in-progress; accept only moves ready-for-review -> done; first move it to review with 'git handoff doc --to-status ready-for-review'",
+    );
   });
 
   it('sync with a mistyped remote lists the configured remotes instead of suggesting to add the typo', () => {
@@ -174,7 +179,9 @@ describe('messages that say what to do next', () => {
     const keys = (v: unknown, skip = false): string[] =>
       v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => (skip || k === 'receipt' || k === 'receipts' ? [] : [k, ...keys(x)])) : [];
     expect(handoff(repo, ['write', '--summary', 'The config parser is claimed.']).code).toBe(0);
-    const others = [['init', '--dry-run'], ['doctor'], ['sweep'], ['log'], ['show'], ['write', '--dry-run', '--summary', 'Nothing yet.']].map((a) => handoff(repo, [...a, '--json']));
+    const others = [['init', '--dry-run'], ['doctor'], ['sweep'], ['log'], ['show'], ['write', '--dry-run', '--summary', 'Nothing yet.']].map((a) =>
+      handoff(repo, [...a, '--json']),
+    );
     for (const r of [claim, doc, policy, status, ...others]) {
       expect(r.json, r.stderr).toBeDefined();
       for (const k of keys(r.json)) expect(k, JSON.stringify(r.json)).toMatch(/^[a-z0-9_]+$/);
@@ -215,10 +222,11 @@ describe('the demo', () => {
       if (!lines[i].startsWith('$ ')) continue;
       const cmd = lines[i].slice(2);
       script.push(cmd.startsWith('cd ') ? `cd "$REPLAY"` : cmd);
-      if (cmd.endsWith("<<'EOF'")) while (lines[++i] !== 'EOF') {
-        script.push(lines[i]);
-        expect(i).toBeLessThan(lines.length);
-      }
+      if (cmd.endsWith("<<'EOF'"))
+        while (lines[++i] !== 'EOF') {
+          script.push(lines[i]);
+          expect(i).toBeLessThan(lines.length);
+        }
       if (cmd.endsWith("<<'EOF'")) script.push('EOF');
     }
     expect(script.length).toBeGreaterThan(10);
@@ -231,7 +239,12 @@ describe('the demo', () => {
     // Words with spaces or shell characters are quoted; the texts are sentences.
     expect(demo.stdout).toContain("$ git commit -q -m 'feat: a first parser'");
     expect(demo.stdout).toContain("$ git log --notes=handoff -1 '--format=%h %s%n%N'");
-    for (const text of ['We discussed how quoted fields should be escaped.', 'The failing test for quoted commas is in.', 'Make the quoted-comma test pass.', 'Do not change the public parse() signature.']) {
+    for (const text of [
+      'We discussed how quoted fields should be escaped.',
+      'The failing test for quoted commas is in.',
+      'Make the quoted-comma test pass.',
+      'Do not change the public parse() signature.',
+    ]) {
       expect(demo.stdout).toContain(text);
     }
   });
@@ -241,7 +254,7 @@ describe('README', () => {
   const root = () => inject('packageRoot');
   const readme = () => readFileSync(join(root(), 'README.md'), 'utf8');
 
-  it("the Everyday use sample handoff.yaml is accepted as it is, with no warning, and prerequisites and uninstall are there", () => {
+  it('the Everyday use sample handoff.yaml is accepted as it is, with no warning, and prerequisites and uninstall are there', () => {
     const text = readme();
     const everyday = text.slice(text.indexOf('## Everyday use'), text.indexOf('\n## ', text.indexOf('## Everyday use') + 5));
     const sample = /A `handoff\.yaml` to start from[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(everyday);

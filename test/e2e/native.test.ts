@@ -18,7 +18,11 @@ function noteTargets(repo: TestRepo, rev = 'refs/notes/handoff'): string[] {
 function expectNoDuplicates(repo: TestRepo): void {
   const targets = noteTargets(repo);
   expect(new Set(targets).size).toBe(targets.length);
-  const listed = repo.git('notes', '--ref=handoff', 'list').trim().split('\n').map((l) => l.split(' ')[1]);
+  const listed = repo
+    .git('notes', '--ref=handoff', 'list')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(' ')[1]);
   expect(new Set(listed).size).toBe(listed.length);
   expect(new Set(listed)).toEqual(new Set(targets));
 }

@@ -30,7 +30,8 @@ describe('a branch or version that does not exist', () => {
     expect(r.stdout).toBe('');
     expect(oneLine(r.stderr)).toEqual(["git handoff: no handoff on branch 'nosuch'; branches with handoffs: feature/div, main"]);
     const j = handoff(repo, [cmd, '--branch', 'nosuch', '--json']);
-    if (cmd !== 'export') expect(j.json).toMatchObject({ ok: false, error: { code: 'UnknownBranch', data: { branch: 'nosuch', branches: ['feature/div', 'main'] } } });
+    if (cmd !== 'export')
+      expect(j.json).toMatchObject({ ok: false, error: { code: 'UnknownBranch', data: { branch: 'nosuch', branches: ['feature/div', 'main'] } } });
   });
 
   it('--branch that exists still answers for that branch only', () => {
@@ -46,7 +47,11 @@ describe('a branch or version that does not exist', () => {
 
   it('a version that does not exist: exit 1 naming the newest versions', () => {
     const ids = handoff(repo, ['log', '--all', '--json']).json.versions.map((v: { version: string }) => v.version.slice(0, 12));
-    for (const args of [['show', '--version', 'deadbeef'], ['diff', 'deadbeef'], ['show', '--version', 'nosuch']]) {
+    for (const args of [
+      ['show', '--version', 'deadbeef'],
+      ['diff', 'deadbeef'],
+      ['show', '--version', 'nosuch'],
+    ]) {
       const r = handoff(repo, args);
       expect(r.code, args.join(' ')).toBe(1);
       expect(oneLine(r.stderr)).toHaveLength(1);

@@ -19,7 +19,11 @@ describe('show, log, diff over versions on several branches', () => {
   beforeAll(() => {
     repo = TestRepo.init();
     repo.commit('feat: one', { 'a.txt': '1\n' });
-    write('m1', [], 'summary: main one\ncursor:\n  last_discussed: the parser\n  pending_questions: [RFC 4180?]\n  next_step: tests\nguards: [no force push]\n');
+    write(
+      'm1',
+      [],
+      'summary: main one\ncursor:\n  last_discussed: the parser\n  pending_questions: [RFC 4180?]\n  next_step: tests\nguards: [no force push]\n',
+    );
     repo.commit('feat: two', { 'a.txt': '2\n' });
     write('m2', ['--summary', 'main two', '--status', 'paused']);
     repo.git('checkout', '-q', '-b', 'feature');

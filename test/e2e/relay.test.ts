@@ -107,7 +107,12 @@ describe('relay', () => {
     const r = relay(repo, ['--timeout', '3', '--agent-cmd', agentCmd('never', out)]);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/timed out: no ack within 3s/);
-    expect(r.stderr.trim().split('\n').filter((l) => !/^relay [0-9a-f]{12}-1: |^git handoff: relay /.test(l))).toEqual([]);
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !/^relay [0-9a-f]{12}-1: |^git handoff: relay /.test(l)),
+    ).toEqual([]);
     const [row] = status(repo);
     expect(row).toMatchObject({ status: 'timeout', reason: 'timeout', acked_at: null });
     const late = handoff(repo, ['ack', '--status', 'accepted'], { env: { ...env, HANDOFF_RELAY_ID: row.relay_id } });
@@ -146,12 +151,15 @@ describe('relay', () => {
     expect(results.map((x) => x.code)).toEqual([0, 0, 0]);
     const winners = results.filter((x) => /accepted by tmux session/.test(x.stdout));
     expect(winners).toHaveLength(1);
-    for (const x of results.filter((y) => y !== winners[0])) expect(x.stdout).toMatch(/nothing to relay: version [0-9a-f]{12} (is being relayed by pid \d+|was already relayed)/);
+    for (const x of results.filter((y) => y !== winners[0]))
+      expect(x.stdout).toMatch(/nothing to relay: version [0-9a-f]{12} (is being relayed by pid \d+|was already relayed)/);
     const rows = status(repo);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'accepted', relay_id: expect.stringMatching(/-1$/) });
     const prefix = repo.git('config', 'handoff.relay.sessionPrefix').trim();
-    const sessions = tmux('list-sessions', '-F', '#{session_name}').stdout.split('\n').filter((s) => s.startsWith(prefix));
+    const sessions = tmux('list-sessions', '-F', '#{session_name}')
+      .stdout.split('\n')
+      .filter((s) => s.startsWith(prefix));
     expect(sessions.length).toBeLessThanOrEqual(1);
     expect(sessions.every((s) => s === rows[0].session)).toBe(true);
   });
@@ -165,7 +173,23 @@ describe('relay', () => {
     repo.write('.git/handoff/relay/locks/' + `${version}.lock`, JSON.stringify({ pid: Number(dead), host: hostname(), since: '2026-01-01T00:00:00Z' }));
     repo.write(
       '.git/handoff/relay/records/' + `${version}.json`,
-      JSON.stringify({ version, branch: 'main', attempts: [{ relay_id: relayId, status: 'waiting', reason: null, session: 'gone-1', prompt: join(dir, 'prompts', `${relayId}.md`), pid: Number(dead), started_at: '2026-01-01T00:00:00Z', acked_at: null, finished_at: null }] }),
+      JSON.stringify({
+        version,
+        branch: 'main',
+        attempts: [
+          {
+            relay_id: relayId,
+            status: 'waiting',
+            reason: null,
+            session: 'gone-1',
+            prompt: join(dir, 'prompts', `${relayId}.md`),
+            pid: Number(dead),
+            started_at: '2026-01-01T00:00:00Z',
+            acked_at: null,
+            finished_at: null,
+          },
+        ],
+      }),
     );
     const r = relay(repo, ['--agent-cmd', 'true']);
     expect(r.code).toBe(0);
@@ -181,12 +205,16 @@ describe('relay', () => {
     const repo = repoAskingRelay();
     const out = join(agentDir, 'loop');
     // the bin itself (not through git), so the signal reaches the relay as Ctrl-C would
-    const child = spawn(join(inject('binDir'), 'git-handoff'), ['relay', '--timeout', '30', '--agent-cmd', agentCmd('accepted', out)], { cwd: repo.dir, env: { ...repo.tick(), PATH: cliPath(), ...env } });
+    const child = spawn(join(inject('binDir'), 'git-handoff'), ['relay', '--timeout', '30', '--agent-cmd', agentCmd('accepted', out)], {
+      cwd: repo.dir,
+      env: { ...repo.tick(), PATH: cliPath(), ...env },
+    });
     let stderr = '';
     child.stderr.on('data', (b) => (stderr += b));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     const accepted = async (n: number) => {
-      for (let i = 0; i < 300 && status(repo).filter((r: { status: string }) => r.status === 'accepted').length < n; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 300 && status(repo).filter((r: { status: string }) => r.status === 'accepted').length < n; i++)
+        await new Promise((r) => setTimeout(r, 100));
       return status(repo).filter((r: { status: string }) => r.status === 'accepted').length;
     };
     expect(await accepted(1)).toBe(1);
@@ -207,7 +235,10 @@ describe('relay', () => {
     expect(relay(repo, ['--timeout', 'soon', '--agent-cmd', 'true']).code).toBe(2);
     expect(handoff(repo, ['ack', '--status', 'accepted']).code).toBe(2);
     expect(handoff(repo, ['ack', '--status', 'maybe'], { env: { HANDOFF_RELAY_ID: 'abc' } }).code).toBe(2);
-    expect(handoff(repo, ['ack', '--status', 'accepted'], { env: { HANDOFF_RELAY_ID: '0123456789ab-1' } })).toMatchObject({ code: 1, stderr: expect.stringMatching(/no relay 0123456789ab-1/) });
+    expect(handoff(repo, ['ack', '--status', 'accepted'], { env: { HANDOFF_RELAY_ID: '0123456789ab-1' } })).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/no relay 0123456789ab-1/),
+    });
 
     // tmux missing: a clear error, exit 1
     const bare = tempDir('handoff-path-');
@@ -226,7 +257,8 @@ describe('relay', () => {
     repo.commit('feat: x');
     repo.git('config', 'handoff.relay.tasksPerSession', '2');
     repo.git('config', 'handoff.relay.stateFile', 'STATE.md');
-    const state = (n: number) => repo.write('STATE.md', ['- [ ] Task-9: later (P2)', ...Array.from({ length: n }, (_, i) => `- id: Task-${i}\n  status: completed`)].join('\n'));
+    const state = (n: number) =>
+      repo.write('STATE.md', ['- [ ] Task-9: later (P2)', ...Array.from({ length: n }, (_, i) => `- id: Task-${i}\n  status: completed`)].join('\n'));
     state(1);
     expect(handoff(repo, ['write', '--summary', 'one done', '--json']).json.relay).toBeUndefined();
     state(2);

@@ -108,13 +108,21 @@ describe('no git identity configured', () => {
   it('uses the fallback identity git-handoff <git-handoff@localhost>, never failing', () => {
     const repo = TestRepo.init();
     repo.commit('feat: one');
-    const noIdentity = { GIT_AUTHOR_NAME: undefined, GIT_AUTHOR_EMAIL: undefined, GIT_COMMITTER_NAME: undefined, GIT_COMMITTER_EMAIL: undefined, EMAIL: undefined };
+    const noIdentity = {
+      GIT_AUTHOR_NAME: undefined,
+      GIT_AUTHOR_EMAIL: undefined,
+      GIT_COMMITTER_NAME: undefined,
+      GIT_COMMITTER_EMAIL: undefined,
+      EMAIL: undefined,
+    };
     // plain git itself refuses to commit here, to prove the setting has no identity
     const gitCommit = repo.gitRaw(['-c', 'user.useConfigOnly=true', 'commit', '--allow-empty', '-m', 'x'], { env: noIdentity });
     expect(gitCommit.status).not.toBe(0);
     const w = handoff(repo, ['write', '--summary', 'ci box'], { env: { ...noIdentity, GIT_COMMITTER_DATE: undefined, GIT_AUTHOR_DATE: undefined } });
     expect(w.code, w.stderr).toBe(0);
-    expect(repo.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', 'refs/notes/handoff').trim()).toBe('git-handoff <git-handoff@localhost>|git-handoff <git-handoff@localhost>');
+    expect(repo.git('log', '-1', '--format=%an <%ae>|%cn <%ce>', 'refs/notes/handoff').trim()).toBe(
+      'git-handoff <git-handoff@localhost>|git-handoff <git-handoff@localhost>',
+    );
     const w2 = handoff(repo, ['write', '--summary', 'ci box, fixed date'], { env: noIdentity });
     expect(w2.code, w2.stderr).toBe(0);
     expect(repo.git('log', '-1', '--format=%cn <%ce> %ct', 'refs/notes/handoff').trim()).toBe(`git-handoff <git-handoff@localhost> ${repo.clock - 60}`);
@@ -125,7 +133,9 @@ describe('no git identity configured', () => {
     repo.commit('feat: one');
     repo.git('config', 'user.name', 'Grace Config');
     repo.git('config', 'user.email', 'grace@example.com');
-    const w = handoff(repo, ['write', '--summary', 's'], { env: { GIT_AUTHOR_NAME: undefined, GIT_AUTHOR_EMAIL: undefined, GIT_COMMITTER_NAME: undefined, GIT_COMMITTER_EMAIL: undefined } });
+    const w = handoff(repo, ['write', '--summary', 's'], {
+      env: { GIT_AUTHOR_NAME: undefined, GIT_AUTHOR_EMAIL: undefined, GIT_COMMITTER_NAME: undefined, GIT_COMMITTER_EMAIL: undefined },
+    });
     expect(w.code, w.stderr).toBe(0);
     expect(repo.git('log', '-1', '--format=%an <%ae>', 'refs/notes/handoff').trim()).toBe('Grace Config <grace@example.com>');
   });

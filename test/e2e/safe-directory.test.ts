@@ -32,7 +32,11 @@ function gitRefuses(repo: TestRepo, env: NodeJS.ProcessEnv, cwd = repo.dir, bare
 
 /** The notes ref, read past the ownership check (git -c safe.directory=*). */
 function notesRef(repo: TestRepo): string | null {
-  const r = spawnSync('git', ['-c', 'safe.directory=*', 'rev-parse', '-q', '--verify', 'refs/notes/handoff'], { cwd: repo.dir, env: repo.env, encoding: 'utf8' });
+  const r = spawnSync('git', ['-c', 'safe.directory=*', 'rev-parse', '-q', '--verify', 'refs/notes/handoff'], {
+    cwd: repo.dir,
+    env: repo.env,
+    encoding: 'utf8',
+  });
   return r.status === 0 ? r.stdout.trim() : null;
 }
 

@@ -43,7 +43,10 @@ describe('search over every version on every branch, in three languages', () => 
     repo.commit('feat: csv parser', { 'a.txt': '1\n' });
     write('en', 'summary: the CSV parser handles quoting now\nguards: [do not touch the tokenizer]\nreviewer_notes: ask Ada about escapes\n');
     repo.commit('feat: russian', { 'a.txt': '2\n' });
-    write('ru', 'summary: Исправили ошибку в парсере CSV, ещё не готово\nopen_tracks:\n  - name: экранирование\n    readiness: обсуждаем\n    entry_point: src/parser.ts\n');
+    write(
+      'ru',
+      'summary: Исправили ошибку в парсере CSV, ещё не готово\nopen_tracks:\n  - name: экранирование\n    readiness: обсуждаем\n    entry_point: src/parser.ts\n',
+    );
     repo.git('checkout', '-q', '-b', 'feature');
     repo.commit('feat: chinese', { 'b.txt': '3\n' });
     write('zh', 'summary: 修复了解析器的引号处理\ncursor:\n  next_step: 为CSV解析器写测试\n');

@@ -106,7 +106,11 @@ describe('sync and pre-push: a version written by hand with a secret is not push
     const s = handoff(a, ['sync']);
     expect(s.code).toBe(1);
     const version = a.git('rev-parse', 'refs/notes/handoff').trim();
-    expect(s.stderr).toMatch(new RegExp(`secret found in summary \\(note line 4\\): password assignment \\*{8}; version ${version.slice(0, 12)} \\(note of [0-9a-f]{7}\\) was not pushed; remove it with: git handoff purge ${version.slice(0, 12)}`));
+    expect(s.stderr).toMatch(
+      new RegExp(
+        `secret found in summary \\(note line 4\\): password assignment \\*{8}; version ${version.slice(0, 12)} \\(note of [0-9a-f]{7}\\) was not pushed; remove it with: git handoff purge ${version.slice(0, 12)}`,
+      ),
+    );
     expect(s.stderr).not.toContain(pw.slice(0, 3));
     expect(fleet.remote.gitRaw(['rev-parse', 'refs/notes/handoff']).stdout).toBe(remoteBefore);
 
@@ -114,7 +118,11 @@ describe('sync and pre-push: a version written by hand with a secret is not push
     expect(handoff(a, ['init', '--sync']).code).toBe(0);
     const push = gitWithHooks(a, ['push', '-q', 'origin', 'main']);
     expect(push.code, push.stderr).toBe(0);
-    expect(handoffLines(push.stderr)).toEqual([expect.stringMatching(/^git-handoff: the handoff history was not pushed \(secret found in summary .*git handoff purge [0-9a-f]{12}.*\); your push goes on$/)]);
+    expect(handoffLines(push.stderr)).toEqual([
+      expect.stringMatching(
+        /^git-handoff: the handoff history was not pushed \(secret found in summary .*git handoff purge [0-9a-f]{12}.*\); your push goes on$/,
+      ),
+    ]);
     expect(fleet.remote.gitRaw(['rev-parse', 'refs/notes/handoff']).stdout).toBe(remoteBefore);
     expect(fleet.remote.git('rev-parse', 'main').trim()).toBe(a.head());
 

@@ -3,7 +3,8 @@ import { handoff } from '../helpers/cli.js';
 import { commitWithHooks } from '../helpers/hooks.js';
 import { TestRepo, BASE_EPOCH } from '../helpers/repo.js';
 
-const topic = (entries: string[]) => `---\ntopic: division\nstatus: active\nfidelity: Standard\n---\n${entries.map((e) => `## ${e}\n\nsaid and decided\n`).join('\n')}`;
+const topic = (entries: string[]) =>
+  `---\ntopic: division\nstatus: active\nfidelity: Standard\n---\n${entries.map((e) => `## ${e}\n\nsaid and decided\n`).join('\n')}`;
 const iso = (epochS: number) => new Date(epochS * 1000).toISOString().slice(0, 16) + 'Z';
 
 describe('the sweep closes its loop (issue 11)', () => {

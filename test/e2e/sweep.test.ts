@@ -18,7 +18,10 @@ function cadenceRepo(): TestRepo {
     'cadence/streaming/done.md': topic('topic: done\nstatus: consolidated\nfidelity: High', ['x']),
   });
   repo.write('cadence/streaming/high.md', topic('topic: high\nstatus: active\nfidelity: High', [`${isoMin(now)} only entry`]));
-  repo.write('cadence/streaming/fresh.md', topic('topic: fresh\nstatus: active\nfidelity: Standard', [`${isoMin(now - 120 * MIN)} a`, `${isoMin(now - 2 * MIN)} b`]));
+  repo.write(
+    'cadence/streaming/fresh.md',
+    topic('topic: fresh\nstatus: active\nfidelity: Standard', [`${isoMin(now - 120 * MIN)} a`, `${isoMin(now - 2 * MIN)} b`]),
+  );
   repo.write('cadence/streaming/new.md', topic('topic: new\nstatus: active', ['undated one', 'undated two']));
   repo.write('cadence/streaming/cont.md', topic('topic: cont\nstatus: active\nfidelity: Light', ['one']));
   repo.write('cadence/streaming/ref.md', topic('topic: ref\nstatus: active\nfidelity: Light', ['one']));
@@ -63,7 +66,7 @@ describe('git handoff sweep', () => {
     expect(h.hint).toContain('cadence/.handoff/');
     const human = handoff(repo, ['sweep']);
     expect(human.stdout).toContain('consolidate cadence/streaming/high.md (high; High; 1 entry): fidelity High');
-    expect(human.stdout).toContain("git handoff write --produced");
+    expect(human.stdout).toContain('git handoff write --produced');
     expect(human.stdout).toContain('hint: a bare .handoff/ folder');
   });
 

@@ -49,7 +49,9 @@ describe('init --sync: handoffs travel with git fetch and git push', () => {
       expect(handoffLines(dry.stderr)).toEqual([]);
       expect(remoteHead(fleet, 'refs/notes/handoff')).toBe(notesBefore);
     }
-    expect(handoffLines(gitWithHooks(a, ['push', 'origin', 'main']).stderr)).toEqual(['git-handoff: pushed the handoff history (refs/notes/handoff) to origin']);
+    expect(handoffLines(gitWithHooks(a, ['push', 'origin', 'main']).stderr)).toEqual([
+      'git-handoff: pushed the handoff history (refs/notes/handoff) to origin',
+    ]);
 
     // Nothing new: the hook stays silent; a plain `git push` still pushes the branch.
     a.commit('feat: more', { 'b.txt': 'b\n' });
@@ -93,7 +95,9 @@ describe('init --sync: handoffs travel with git fetch and git push', () => {
     expect(push.code, push.stderr).toBe(0);
     const lines = handoffLines(push.stderr);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^git-handoff: the handoff history was not pushed \(remote 'origin' refused .*\); your push goes on; run 'git handoff sync origin'$/);
+    expect(lines[0]).toMatch(
+      /^git-handoff: the handoff history was not pushed \(remote 'origin' refused .*\); your push goes on; run 'git handoff sync origin'$/,
+    );
     expect(remoteHead(fleet, 'main')).toBe(a.head());
     expect(remoteHead(fleet, 'refs/notes/handoff')).toBeNull();
   });
@@ -111,7 +115,9 @@ describe('init --sync: handoffs travel with git fetch and git push', () => {
     expect(push.code, push.stderr).toBe(0);
     const lines = handoffLines(push.stderr);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^git-handoff: the handoff history was not pushed \(remote 'origin' still holds purged version [0-9a-f]{12}; replace its copy with: git handoff sync --force origin\); your push goes on$/);
+    expect(lines[0]).toMatch(
+      /^git-handoff: the handoff history was not pushed \(remote 'origin' still holds purged version [0-9a-f]{12}; replace its copy with: git handoff sync --force origin\); your push goes on$/,
+    );
     expect(remoteHead(fleet, 'main')).toBe(a.head());
   });
 

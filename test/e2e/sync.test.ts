@@ -128,7 +128,9 @@ describe('sync through a bare remote', () => {
     const olderA = authorize(a, 'merge after green checks, from a');
     const newerB = authorize(b, 'merge after green checks, from b');
     sync(a);
-    expect(sync(b).conflicts).toEqual([{ target: null, path: 'items/local/1.json', kept: expect.any(String), dropped: expect.any(String), carried_receipts: [olderA] }]);
+    expect(sync(b).conflicts).toEqual([
+      { target: null, path: 'items/local/1.json', kept: expect.any(String), dropped: expect.any(String), carried_receipts: [olderA] },
+    ]);
     sync(a);
     // The newer change came from the remote (a's): the merging side (b) takes it and adds its own.
     const olderB = authorize(b, 'second round, from b');
@@ -144,7 +146,10 @@ describe('sync through a bare remote', () => {
     for (const r of fleet.clones) {
       const status = handoff(r, ['status', '--work-item', item, '--json']);
       expect(status.code, status.stderr).toBe(0);
-      expect(status.json.item.receipts.map((x: { id: string }) => x.id), r.name).toEqual([...all].reverse());
+      expect(
+        status.json.item.receipts.map((x: { id: string }) => x.id),
+        r.name,
+      ).toEqual([...all].reverse());
       expect(status.json.item.authorization.id).toBe(newerA);
       r.fsck();
     }

@@ -89,7 +89,7 @@ describe('uninstall never writes a saved copy over later edits', () => {
     expect(existsSync(`${hook}.pre-handoff`)).toBe(false);
   });
 
-  it('agent settings rewritten between two inits keep the user\'s keys after uninstall', () => {
+  it("agent settings rewritten between two inits keep the user's keys after uninstall", () => {
     const repo = TestRepo.init();
     repo.commit('chore: start');
     handoff(repo, ['init', '--agent', 'claude']);
@@ -111,7 +111,13 @@ describe('uninstall never writes a saved copy over later edits', () => {
     const record = JSON.parse(readFileSync(recordPath, 'utf8'));
     repo.git('remote', 'add', 'origin', 'https://example.com/x.git');
     const now = readFileSync(join(repo.dir, '.git/config'));
-    record.files.push({ installer: 'config', base: 'common', path: 'config', before: { data: Buffer.from('[core]\n').toString('base64'), mode: 0o644 }, after: createHash('sha1').update(now).digest('hex') });
+    record.files.push({
+      installer: 'config',
+      base: 'common',
+      path: 'config',
+      before: { data: Buffer.from('[core]\n').toString('base64'), mode: 0o644 },
+      after: createHash('sha1').update(now).digest('hex'),
+    });
     writeFileSync(recordPath, JSON.stringify(record));
     handoff(repo, ['uninstall']);
     expect(repo.git('config', '--get', 'remote.origin.url').trim()).toBe('https://example.com/x.git');

@@ -78,7 +78,18 @@ describe('a github: work item through a fake gh', () => {
       ['project', 'field-list', '3', '--owner', 'acme', '--format', 'json', '--limit', '100'],
       ['project', 'item-list', '3', '--owner', 'acme', '--format', 'json', '--limit', '1000'],
       ['issue', 'comment', '12', '--repo', 'acme/widgets', '--body', expect.stringContaining(c.json.receipt.id)],
-      ['project', 'item-edit', '--id', 'PVTI_item12', '--project-id', 'PVT_kwHOAAlI0c4A1', '--field-id', 'PVTSSF_status', '--single-select-option-id', 'opt_progress'],
+      [
+        'project',
+        'item-edit',
+        '--id',
+        'PVTI_item12',
+        '--project-id',
+        'PVT_kwHOAAlI0c4A1',
+        '--field-id',
+        'PVTSSF_status',
+        '--single-select-option-id',
+        'opt_progress',
+      ],
     ]);
     expect(fields(gh).PVTSSF_status).toBe('in-progress');
     expect(fields(gh, 11).PVTSSF_status).toBe('backlog');
@@ -88,7 +99,10 @@ describe('a github: work item through a fake gh', () => {
 
     // Again: reads only, nothing written anywhere.
     gh.resetCalls();
-    expect(run(['claim', '--work-item', W, '--json']).json).toMatchObject({ unchanged: true, provider: { steps: [{ state: 'skipped' }, { state: 'skipped' }] } });
+    expect(run(['claim', '--work-item', W, '--json']).json).toMatchObject({
+      unchanged: true,
+      provider: { steps: [{ state: 'skipped' }, { state: 'skipped' }] },
+    });
     expect(writes(gh)).toEqual([]);
 
     // doc, phase 1: no gh call at all.
@@ -101,7 +115,11 @@ describe('a github: work item through a fake gh', () => {
     gh.resetCalls();
     const d = run(['doc', '--work-item', W, '--session', 's1', '--json']);
     expect(d.code, d.stderr).toBe(0);
-    expect(d.json.provider.steps.map((x: any) => [x.step, x.state])).toEqual([['comment', 'done'], ['handoff-doc', 'done'], ['status', 'skipped']]);
+    expect(d.json.provider.steps.map((x: any) => [x.step, x.state])).toEqual([
+      ['comment', 'done'],
+      ['handoff-doc', 'done'],
+      ['status', 'skipped'],
+    ]);
     expect(fields(gh).PVTF_doc).toBe(DOC);
     expect(comments(gh).at(-1).body).toContain(`"receipts":["${d.json.receipt.id}"]`);
     expect(writes(gh).map((w) => w.slice(0, 2).join(' '))).toEqual(['issue comment', 'project item-edit']);
@@ -110,7 +128,11 @@ describe('a github: work item through a fake gh', () => {
     gh.resetCalls();
     const r = run(['doc', '--work-item', W, '--session', 's1', '--to-status', 'ready-for-review', '--json']);
     expect(r.json.receipt.id).toBe(d.json.receipt.id);
-    expect(r.json.provider.steps.map((x: any) => [x.step, x.state])).toEqual([['comment', 'done'], ['handoff-doc', 'skipped'], ['status', 'done']]);
+    expect(r.json.provider.steps.map((x: any) => [x.step, x.state])).toEqual([
+      ['comment', 'done'],
+      ['handoff-doc', 'skipped'],
+      ['status', 'done'],
+    ]);
     expect(fields(gh).PVTSSF_status).toBe('ready-for-review');
     expect(comments(gh)).toHaveLength(3);
 
@@ -131,7 +153,9 @@ describe('a github: work item through a fake gh', () => {
     });
     expect(a.json.provider.steps).toEqual([{ step: 'comment', state: 'done', detail: expect.any(String) }]);
     const authSeed = run(['seed', '--work-item', W]).stdout;
-    expect(authSeed).toContain('  Pull request: #40 https://github.com/acme/widgets/pull/40 (trunk <- aaaaaaaaaaaa)\n  Checks: ci/lint=failure, test=success\n');
+    expect(authSeed).toContain(
+      '  Pull request: #40 https://github.com/acme/widgets/pull/40 (trunk <- aaaaaaaaaaaa)\n  Checks: ci/lint=failure, test=success\n',
+    );
 
     // accept and reopen move the Status field too.
     expect(run(['accept', '--work-item', W, '--commit', 'HEAD']).code).toBe(0);
@@ -187,7 +211,16 @@ describe('a github: work item through a fake gh', () => {
     const id = f.json.error.data.receipt;
     expect(storedReceipt(repo, id).kind).toBe('claim');
     const again = run(['claim', '--work-item', W, '--session', 's1', '--json']);
-    expect(again.json).toMatchObject({ unchanged: true, receipt: { id }, provider: { steps: [{ step: 'comment', state: 'done' }, { step: 'status', state: 'done' }] } });
+    expect(again.json).toMatchObject({
+      unchanged: true,
+      receipt: { id },
+      provider: {
+        steps: [
+          { step: 'comment', state: 'done' },
+          { step: 'status', state: 'done' },
+        ],
+      },
+    });
     expect(fields(gh).PVTSSF_status).toBe('in-progress');
 
     const noIssue = run(['claim', '--work-item', 'github:acme/widgets#99', '--json']);
@@ -195,7 +228,10 @@ describe('a github: work item through a fake gh', () => {
     expect(noIssue.json.error.message).toContain('Could not resolve to an issue');
     expect(noIssue.json.error.message).toContain('nothing was written');
 
-    const notOnBoard = new FakeGitHub({ issues: { 'acme/widgets#12': { title: 'T', body: '' } }, projects: { 'acme/3': boardFixture('acme', 'widgets', [11]) } });
+    const notOnBoard = new FakeGitHub({
+      issues: { 'acme/widgets#12': { title: 'T', body: '' } },
+      projects: { 'acme/3': boardFixture('acme', 'widgets', [11]) },
+    });
     const other = TestRepo.init();
     other.commit('init', { '.harness/worktree-delivery.json': '{"project":3}' });
     const r = handoff(other, ['claim', '--work-item', W, '--json'], { env: notOnBoard.env() });
@@ -235,7 +271,9 @@ describe('a github: work item through a fake gh', () => {
     const fresh = setup();
     const read = fresh.run(['claim', '--work-item', W, '--json'], { FAKE_GH_NULL: '^issue view' });
     expect(read.code, read.stderr).toBe(4);
-    expect(read.json.error.message).toMatch(/^github: reading github:acme\/widgets#12 failed: unexpected answer from gh \(.*\); nothing was written; re-running/);
+    expect(read.json.error.message).toMatch(
+      /^github: reading github:acme\/widgets#12 failed: unexpected answer from gh \(.*\); nothing was written; re-running/,
+    );
     expect(fresh.repo.notesRef()).toBeNull();
     const pr = run(['authorize', '--work-item', W, '--scope', 'merge', '--retries', '1', '--json'], { FAKE_GH_NULL: '^pr list' });
     expect(pr.code, pr.stderr).toBe(4);
@@ -282,7 +320,11 @@ describe('a github: work item through a fake gh', () => {
     expect(gh.calls().length).toBeGreaterThan(0);
     prepared(s);
     const d = still('doc', ['doc', '--work-item', W, '--session', 's1', '--to-status', 'ready-for-review'], { state: 'ready-for-review' });
-    expect(d.json.provider.steps.map((x: any) => [x.step, x.state])).toEqual([['comment', 'planned'], ['handoff-doc', 'planned'], ['status', 'planned']]);
+    expect(d.json.provider.steps.map((x: any) => [x.step, x.state])).toEqual([
+      ['comment', 'planned'],
+      ['handoff-doc', 'planned'],
+      ['status', 'planned'],
+    ]);
     still('authorize', ['authorize', '--work-item', W, '--scope', 'merge', '--retries', '1'], { receipt: { pr: { number: 40 } } });
     still('reopen', ['reopen', '--work-item', W], { state: 'backlog' });
   });

@@ -28,7 +28,10 @@ function readDoc(repo: TestRepo, path = DOC): string {
 function readyDoc(repo: TestRepo, references = '[the parser](../src/parser.ts) and `src/parser.ts`'): string {
   const claimId = handoff(repo, ['status', '--work-item', W, '--json']).json.item.receipts[0].id;
   expect(handoff(repo, ['doc', '--work-item', W, '--session', 's1']).code).toBe(0);
-  repo.write(DOC, fillDoc(readDoc(repo), ['Parse the config file.', `The lexer; receipt: ${claimId}`, undefined, undefined, 'none', 'no force push', references]));
+  repo.write(
+    DOC,
+    fillDoc(readDoc(repo), ['Parse the config file.', `The lexer; receipt: ${claimId}`, undefined, undefined, 'none', 'no force push', references]),
+  );
   return claimId;
 }
 
@@ -45,7 +48,13 @@ describe('a local: work item, end to end', () => {
     const claimId = c.json.receipt.id;
     expect(storedReceipt(repo, claimId)).toEqual(c.json.receipt);
     expect(Date.parse(c.json.receipt.at) / 1000).toBe(Number(repo.git('log', '-1', '--format=%ct', 'refs/notes/handoff').trim()));
-    expect(storedItem(repo, 'items/local/7.json')).toMatchObject({ workItem: W, state: 'in-progress', title: 'Parse the config', acceptance: '- tests pass', receipts: [claimId] });
+    expect(storedItem(repo, 'items/local/7.json')).toMatchObject({
+      workItem: W,
+      state: 'in-progress',
+      title: 'Parse the config',
+      acceptance: '- tests pass',
+      receipts: [claimId],
+    });
 
     // The same claim again changes nothing; another session's claim is refused.
     const tip = repo.notesRef();
@@ -72,7 +81,18 @@ describe('a local: work item, end to end', () => {
     expect(repo.notesRef()).toBe(tip);
 
     // Filled: validated, receipt written, SEED rewritten.
-    repo.write(DOC, fillDoc(readDoc(repo), ['Parse the config.', `The lexer; receipt: ${claimId}`, 'In `src/parser.ts`.', '1. the grammar', 'none', 'no force push', '[readme](../README.md)']));
+    repo.write(
+      DOC,
+      fillDoc(readDoc(repo), [
+        'Parse the config.',
+        `The lexer; receipt: ${claimId}`,
+        'In `src/parser.ts`.',
+        '1. the grammar',
+        'none',
+        'no force push',
+        '[readme](../README.md)',
+      ]),
+    );
     const d = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
     expect(d.code, d.stderr).toBe(0);
     const text = readDoc(repo);
@@ -103,7 +123,11 @@ describe('a local: work item, end to end', () => {
 
     // Another target status: the same receipt, rewritten in place.
     const r = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--to-status', 'ready-for-review', '--json']);
-    expect(r.json).toMatchObject({ state: 'ready-for-review', unchanged: false, receipt: { id: docId, toStatus: 'ready-for-review', fromStatus: 'in-progress' } });
+    expect(r.json).toMatchObject({
+      state: 'ready-for-review',
+      unchanged: false,
+      receipt: { id: docId, toStatus: 'ready-for-review', fromStatus: 'in-progress' },
+    });
     expect(storedReceipt(repo, docId).toStatus).toBe('ready-for-review');
     expect(repo.git('ls-tree', '--name-only', 'refs/notes/handoff', 'receipts/').trim().split('\n')).toHaveLength(2);
 
@@ -125,7 +149,10 @@ describe('a local: work item, end to end', () => {
     expect(a.json).toMatchObject({ state: 'done', receipt: { kind: 'accept', commit: head, branch: 'main', receiptIds: [docId] } });
 
     // The same accept again finishes nothing new; nothing else moves a done item but a person.
-    expect(handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--json']).json).toMatchObject({ unchanged: true, receipt: { id: a.json.receipt.id } });
+    expect(handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--json']).json).toMatchObject({
+      unchanged: true,
+      receipt: { id: a.json.receipt.id },
+    });
     for (const args of [
       ['claim', '--work-item', W, '--title', 'x'],
       ['doc', '--work-item', W, '--session', 's1'],
@@ -139,9 +166,22 @@ describe('a local: work item, end to end', () => {
     const byAgent = handoff(repo, ['reopen', '--work-item', W, '--json'], { env: { HANDOFF_AGENT: 'claude' } });
     expect(byAgent.code).toBe(1);
     expect(byAgent.json.error.message).toContain('only a person');
-    repo.write('.git/handoff/session.json', JSON.stringify({ session_id: 'agent-1', agent: 'codex', started_at: '2026-01-01T00:00:00Z', started_head: head, wrote_handoff: false }));
+    repo.write(
+      '.git/handoff/session.json',
+      JSON.stringify({ session_id: 'agent-1', agent: 'codex', started_at: '2026-01-01T00:00:00Z', started_head: head, wrote_handoff: false }),
+    );
     expect(handoff(repo, ['reopen', '--work-item', W]).code).toBe(1);
-    repo.write('.git/handoff/session.json', JSON.stringify({ session_id: 'agent-1', agent: 'codex', started_at: '2026-01-01T00:00:00Z', started_head: head, wrote_handoff: false, ended_at: '2026-01-01T01:00:00Z' }));
+    repo.write(
+      '.git/handoff/session.json',
+      JSON.stringify({
+        session_id: 'agent-1',
+        agent: 'codex',
+        started_at: '2026-01-01T00:00:00Z',
+        started_head: head,
+        wrote_handoff: false,
+        ended_at: '2026-01-01T01:00:00Z',
+      }),
+    );
     const reopen = handoff(repo, ['reopen', '--work-item', W, '--json']);
     expect(reopen.code, reopen.stderr).toBe(0);
     expect(reopen.json).toMatchObject({ state: 'backlog', receipt: { kind: 'reopen', by: 'Ada Tester <ada@example.com>', fromStatus: 'done' } });
@@ -195,7 +235,10 @@ describe('a local: work item, end to end', () => {
       const r = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
       expect(r.code, name).toBe(1);
       expect(r.json.error.code, name).toBe('ValidationFailed');
-      expect(r.json.error.data.problems.map((p: any) => p.message), name).toEqual([message]);
+      expect(
+        r.json.error.data.problems.map((p: any) => p.message),
+        name,
+      ).toEqual([message]);
       expect(r.stderr, name).toContain(message);
       expect(readDoc(repo), name).toBe(text);
     }
@@ -250,7 +293,11 @@ describe('a local: work item, end to end', () => {
       ru: ['## Цель', '## Сделано', '## Где остановились', '## Следующие шаги', '## Открытые вопросы', '## Не делать', '## Ссылки'],
     };
     repo.git('config', 'handoff.lang', 'ru');
-    for (const [n, lang] of [[1, 'en'], [2, 'zh'], [3, 'ru']] as const) {
+    for (const [n, lang] of [
+      [1, 'en'],
+      [2, 'zh'],
+      [3, 'ru'],
+    ] as const) {
       const w = `local:#${n}`;
       expect(handoff(repo, ['claim', '--work-item', w, '--title', `Item ${n}`, '--session', 's']).code).toBe(0);
       // en and zh by flag, ru from handoff.lang
@@ -347,7 +394,14 @@ describe('a local: work item, end to end', () => {
     repo.git('config', 'branch.main.merge', 'refs/heads/release');
     const a = handoff(repo, ['authorize', '--work-item', W, '--scope', 'push main and open the PR', '--retries', '2', '--json']);
     expect(a.code, a.stderr).toBe(0);
-    expect(a.json.receipt).toMatchObject({ kind: 'authorize', scope: 'push main and open the PR', retries: 2, branch: 'main', base: 'release', commit: repo.head() });
+    expect(a.json.receipt).toMatchObject({
+      kind: 'authorize',
+      scope: 'push main and open the PR',
+      retries: 2,
+      branch: 'main',
+      base: 'release',
+      commit: repo.head(),
+    });
     expect(handoff(repo, ['authorize', '--work-item', W, '--scope', 'push main and open the PR', '--retries', '2', '--json']).json.unchanged).toBe(true);
     const seed = () => handoff(repo, ['seed', '--work-item', W]).stdout;
 
@@ -398,7 +452,7 @@ describe('a local: work item, end to end', () => {
     const tip = repo.notesRef();
     const refused = handoff(repo, ['doc', '--work-item', W, '--session', 's1', '--json']);
     expect(refused.code).toBe(1);
-    expect(refused.json.error).toMatchObject({ code: 'PolicyNotApproved', message: expect.stringContaining("git handoff policy approve") });
+    expect(refused.json.error).toMatchObject({ code: 'PolicyNotApproved', message: expect.stringContaining('git handoff policy approve') });
     expect(repo.notesRef()).toBe(tip);
     const untrusted = handoff(repo, ['seed', '--work-item', W]);
     expect(untrusted.code).toBe(0);
@@ -459,7 +513,9 @@ describe('a local: work item, end to end', () => {
     // And on a claimed one: accept before review, a retry with no authorization.
     claimed(repo);
     const claimedTip = repo.notesRef();
-    expect(handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--json']).json.error.message).toContain('accept only moves ready-for-review -> done');
+    expect(handoff(repo, ['accept', '--work-item', W, '--commit', 'HEAD', '--json']).json.error.message).toContain(
+      'accept only moves ready-for-review -> done',
+    );
     expect(handoff(repo, ['authorize', '--work-item', W, '--use-retry', '--json']).json.error.message).toContain('no delivery authorization');
     expect(repo.notesRef()).toBe(claimedTip);
     expect(handoff(repo, ['status', '--json']).json.items).toHaveLength(1);

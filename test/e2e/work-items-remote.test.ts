@@ -50,7 +50,7 @@ describe('status of a github: item reads the issue and the board (read-only)', (
     const tip = repo.notesRef();
     const text = run(['status', '--work-item', W]);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toContain("github: issue closed - Parse config files; board Status: backlog, Handoff doc: (not set)\n");
+    expect(text.stdout).toContain('github: issue closed - Parse config files; board Status: backlog, Handoff doc: (not set)\n');
     const lines = text.stdout.split('\n').filter((l) => l.includes('disagree'));
     expect(lines).toEqual([
       "  remote and local disagree: the issue is closed, our record says in-progress; the board's Status is 'backlog', our record says in-progress (re-run the last work-item command to update GitHub, or correct the board by hand)",
@@ -89,7 +89,6 @@ describe('status of a github: item reads the issue and the board (read-only)', (
     const c = run(['claim', '--work-item', 'github:acme/widgets#13', '--session', 's1', '--json'], { FAKE_GH_NULL: '^issue view' });
     expect(c.code, c.stderr).toBe(4);
   });
-
 });
 
 describe('doc again after committing the document', () => {
@@ -101,7 +100,18 @@ describe('doc again after committing the document', () => {
     const claim = handoff(repo, ['claim', '--work-item', W2, '--title', 'Parse the config', '--session', 's1', '--json']);
     expect(handoff(repo, ['doc', '--work-item', W2, '--session', 's1']).code).toBe(0);
     const read = () => readFileSync(join(repo.dir, DOC), 'utf8');
-    repo.write(DOC, fillDoc(read(), ['Parse the config.', `The lexer; receipt: ${claim.json.receipt.id}`, 'In `src/parser.ts`.', '1. the grammar', 'none', 'no force push', 'see `src/parser.ts`']));
+    repo.write(
+      DOC,
+      fillDoc(read(), [
+        'Parse the config.',
+        `The lexer; receipt: ${claim.json.receipt.id}`,
+        'In `src/parser.ts`.',
+        '1. the grammar',
+        'none',
+        'no force push',
+        'see `src/parser.ts`',
+      ]),
+    );
     const first = handoff(repo, ['doc', '--work-item', W2, '--session', 's1', '--json']);
     expect(first.code, first.stderr).toBe(0);
     repo.git('add', DOC);

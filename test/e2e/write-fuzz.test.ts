@@ -31,7 +31,12 @@ function captureIo() {
 
 /** Small random edits: what a hand-edited or truncated document looks like. */
 const mangled = fc
-  .tuple(writeInput, fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom(':', '-', ' ', '\n', '"', "'", '[', '{', '#', '|', '\t', '&', '*', '\u0000', 'é')), { maxLength: 4 }))
+  .tuple(
+    writeInput,
+    fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom(':', '-', ' ', '\n', '"', "'", '[', '{', '#', '|', '\t', '&', '*', '\u0000', 'é')), {
+      maxLength: 4,
+    }),
+  )
   .map(([doc, edits]) => {
     let s = toCanonicalYaml(doc);
     for (const [at, del, ins] of edits) {
@@ -53,7 +58,9 @@ const input = fc.oneof(
 
 const flags = fc.array(
   fc.oneof(
-    fc.tuple(fc.constantFrom('--status', '--summary', '--next-step', '--tone', '--work-item', '--session', '--pending-question', '--guard'), text).map(([f, v]) => [f, v]),
+    fc
+      .tuple(fc.constantFrom('--status', '--summary', '--next-step', '--tone', '--work-item', '--session', '--pending-question', '--guard'), text)
+      .map(([f, v]) => [f, v]),
     fc.constant(['--dry-run']),
   ),
   { maxLength: 3 },

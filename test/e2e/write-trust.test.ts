@@ -35,7 +35,10 @@ describe('every write says what changed', () => {
     const first = handoff(repo, ['write'], { input: BASE });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout.split('\n')[1]).toMatch(/^first version: .*summary.*guards/);
-    const doc = BASE.replace('parser done', 'parser and CLI done').replace('write the e2e tests', 'publish').replace('  tone: terse\n', '').replace('guards: [no force push, keep the API]\n', '');
+    const doc = BASE.replace('parser done', 'parser and CLI done')
+      .replace('write the e2e tests', 'publish')
+      .replace('  tone: terse\n', '')
+      .replace('guards: [no force push, keep the API]\n', '');
     const w = handoff(repo, ['write'], { input: doc });
     expect(w.code, w.stderr).toBe(0);
     const lines = w.stdout.trimEnd().split('\n');
@@ -100,7 +103,18 @@ describe('list flags', () => {
   it('--add-X adds, --remove-X removes, --X replaces and says what it dropped', () => {
     const repo = fresh();
     expect(handoff(repo, ['write'], { input: BASE }).code).toBe(0);
-    const add = handoff(repo, ['write', '--json', '--add-guard', 'no new deps', '--add-pending-question', 'ship today?', '--add-note', 'ask before renaming', '--add-ask-user', 'publish?']);
+    const add = handoff(repo, [
+      'write',
+      '--json',
+      '--add-guard',
+      'no new deps',
+      '--add-pending-question',
+      'ship today?',
+      '--add-note',
+      'ask before renaming',
+      '--add-ask-user',
+      'publish?',
+    ]);
     expect(add.code, add.stderr).toBe(0);
     expect(add.json.handoff.guards).toEqual(['no force push', 'keep the API', 'no new deps']);
     expect(add.json.handoff.cursor.pending_questions).toEqual(['RFC 4180 exactly?', 'ship today?']);
@@ -135,7 +149,9 @@ describe('whole documents and --patch', () => {
     const whole = handoff(repo, ['write', '--json', '--dry-run'], { input: 'summary: just this\n' });
     expect(whole.code).toBe(0);
     expect(whole.json.handoff.guards).toEqual([]);
-    expect(whole.json.changes.line).toBe('changed summary; removed cursor.last_discussed, 1 pending question, cursor.next_step, soft_context.tone, 1 note, 1 open track, 2 guards');
+    expect(whole.json.changes.line).toBe(
+      'changed summary; removed cursor.last_discussed, 1 pending question, cursor.next_step, soft_context.tone, 1 note, 1 open track, 2 guards',
+    );
 
     const p = handoff(repo, ['write', '--patch', '--json'], { input: 'summary: just this\ncursor:\n  next_step: release\n' });
     expect(p.code, p.stderr).toBe(0);
@@ -171,10 +187,11 @@ describe('session_id', () => {
 
     // an agent hook's live session (recorded by SessionStart)
     repo.commit('docs: rules', { 'CLAUDE.md': 'session handoff: read on start, write on end\n' });
-    const start = handoff(repo, ['hook', 'session-start', '--agent', 'claude'], { input: JSON.stringify({ session_id: 'live-42', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }) });
+    const start = handoff(repo, ['hook', 'session-start', '--agent', 'claude'], {
+      input: JSON.stringify({ session_id: 'live-42', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }),
+    });
     expect(start.code, start.stderr).toBe(0);
     const live = handoff(repo, ['write', '--json', '--summary', 'live']);
     expect(live.json.handoff.session_id).toBe('live-42');
   });
 });
-

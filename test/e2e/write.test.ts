@@ -97,7 +97,12 @@ describe('write: input, tool-filled fields, native readers', () => {
       x_custom: { kept: [1, 'two'] },
     });
     // keys in schema order, unknown keys last; empty lists kept as []; LF and a trailing newline
-    expect(note.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(':')[0])).toEqual(Object.keys(h));
+    expect(
+      note
+        .split('\n')
+        .filter((l) => /^\S/.test(l))
+        .map((l) => l.split(':')[0]),
+    ).toEqual(Object.keys(h));
     expect(note).toContain('ask_user: []\n');
     expect(note).toContain('memory_updates: []\n');
     expect(note).not.toContain('open_treks');
@@ -156,8 +161,22 @@ describe('write: input, tool-filled fields, native readers', () => {
 
   it('sets every field a flag names', () => {
     const w = handoff(repo, [
-      'write', '--json', '--session', 'flag-session', '--last-discussed', 'flags', '--guard', 'g1', '--guard', 'g2',
-      '--ask-user', 'merge?', '--work-item', 'github:acme/widgets#7', '--produced', 'docs/a.md',
+      'write',
+      '--json',
+      '--session',
+      'flag-session',
+      '--last-discussed',
+      'flags',
+      '--guard',
+      'g1',
+      '--guard',
+      'g2',
+      '--ask-user',
+      'merge?',
+      '--work-item',
+      'github:acme/widgets#7',
+      '--produced',
+      'docs/a.md',
     ]);
     expect(w.code, w.stderr).toBe(0);
     expect(w.json.handoff).toMatchObject({
@@ -234,7 +253,12 @@ describe('write: refusals leave the repository untouched', () => {
     ['a malformed work item', 'work_item: PROJ-12\n', [], /work_item must look like github:owner\/repo#N or local:#N/],
     ['both open_tracks and open_treks', 'open_tracks: []\nopen_treks: []\n', [], /open_treks/],
     ['a bad --status', '', ['--status', 'finished'], /status must be one of/],
-    ['four --pending-question flags', '', ['--pending-question', 'a', '--pending-question', 'b', '--pending-question', 'c', '--pending-question', 'd'], /pending_questions has 4 items/],
+    [
+      'four --pending-question flags',
+      '',
+      ['--pending-question', 'a', '--pending-question', 'b', '--pending-question', 'c', '--pending-question', 'd'],
+      /pending_questions has 4 items/,
+    ],
     ['binary input', 'summary: a\u0000b\n', [], /stdin holds binary data/],
     ['input over handoff.maxBytes', `summary: ${'x'.repeat(2100)}\n`, [], /over the 2000-byte limit \(handoff\.maxBytes\)/],
     ['nested aliases that expand without bound', yamlBomb(), [], /stdin: invalid YAML: its aliases expand it past \d+ bytes/],
@@ -289,10 +313,28 @@ describe('write: secrets', () => {
   });
 
   it.each([
-    ['a GitHub token in cursor.next_step', () => fake.githubClassic(), (s: string) => `summary: ok\ncursor:\n  next_step: use ${s} for the API\n`, 'cursor.next_step', 3],
+    [
+      'a GitHub token in cursor.next_step',
+      () => fake.githubClassic(),
+      (s: string) => `summary: ok\ncursor:\n  next_step: use ${s} for the API\n`,
+      'cursor.next_step',
+      3,
+    ],
     ['an AWS key in guards[1]', () => fake.awsAccessKey(), (s: string) => `summary: ok\nguards:\n  - fine\n  - key ${s} is prod\n`, 'guards[1]', 4],
-    ['a private key block in summary', () => fake.privateKeyBlock(), (s: string) => `status: active\nsummary: |\n  here it is:\n  ${s.split('\n').join('\n  ')}\n`, 'summary', 4],
-    ['a password assignment in an unknown field', () => `password=${fake.password()}`, (s: string) => `summary: ok\nnotes_for_me:\n  db: "${s}"\n`, 'notes_for_me.db', 3],
+    [
+      'a private key block in summary',
+      () => fake.privateKeyBlock(),
+      (s: string) => `status: active\nsummary: |\n  here it is:\n  ${s.split('\n').join('\n  ')}\n`,
+      'summary',
+      4,
+    ],
+    [
+      'a password assignment in an unknown field',
+      () => `password=${fake.password()}`,
+      (s: string) => `summary: ok\nnotes_for_me:\n  db: "${s}"\n`,
+      'notes_for_me.db',
+      3,
+    ],
     ['a JWT in JSON input', () => fake.jwt(), (s: string) => `{"summary": "ok",\n "ask_user": ["is ${s} still valid?"]}`, 'ask_user[0]', 2],
   ])('refuses %s: exit 1, field and line named, value masked, nothing written', (_n, make, doc, field, line) => {
     const secret = make();

@@ -37,7 +37,11 @@ describe('canonical YAML through native git (property)', () => {
         tree = await setNote(store, tree, target, blob);
       }
       const sig = { name: 'T', email: 't@example.com', timestamp: 1767225600, tz: '+0000' };
-      repo.git('update-ref', 'refs/notes/handoff', await store.write('commit', serializeCommit({ tree, parents: [], author: sig, committer: sig, message: 'notes\n' })));
+      repo.git(
+        'update-ref',
+        'refs/notes/handoff',
+        await store.write('commit', serializeCommit({ tree, parents: [], author: sig, committer: sig, message: 'notes\n' })),
+      );
       for (const [i, yaml] of yamls.entries()) {
         const shown = spawnSync('git', ['notes', '--ref=handoff', 'show', targets[i]], { cwd: repo.dir, env: repo.tick() });
         expect(shown.stdout.equals(Buffer.from(yaml, 'utf8'))).toBe(true);

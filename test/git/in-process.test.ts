@@ -31,7 +31,12 @@ function revParse(cwd: string, env: NodeJS.ProcessEnv = {}) {
   }).split('\n');
   let top: string | null = null;
   try {
-    top = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, env: { ...isolatedEnv(), ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    top = execFileSync('git', ['rev-parse', '--show-toplevel'], {
+      cwd,
+      env: { ...isolatedEnv(), ...env },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {}
   return { gitDir: out[0], commonDir: out[1], workTree: out[2] === 'true' ? null : top };
 }
@@ -125,7 +130,11 @@ describe('in-process object reads agree with git cat-file', () => {
       text += `line ${i} ${'x'.repeat(i * 37)}\n`;
       repo.commit(`c${i}`, { 'f.txt': text, [`d${i % 3}/g.txt`]: `${i}` });
     }
-    const all = repo.git('rev-list', '--objects', '--all').trim().split('\n').map((l) => l.split(' ')[0]);
+    const all = repo
+      .git('rev-list', '--objects', '--all')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ')[0]);
     const check = () => {
       const reader = new InProcessObjects(join(repo.dir, '.git/objects'));
       for (const oid of all) {

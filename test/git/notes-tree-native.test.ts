@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { TestRepo } from '../helpers/repo.js';
 import { GitObjectStore } from '../../src/git/object-store.js';
-import { EMPTY_TREE_OID, hashObject, isTreeMode, parseTree, serializeCommit, type GitObject, type ObjectStore, type ObjectType } from '../../src/git/objects.js';
+import {
+  EMPTY_TREE_OID,
+  hashObject,
+  isTreeMode,
+  parseTree,
+  serializeCommit,
+  type GitObject,
+  type ObjectStore,
+  type ObjectType,
+} from '../../src/git/objects.js';
 import { diffNotes, findNote, listNotes, readTree, setNote, FANOUT_THRESHOLD } from '../../src/git/notes-tree.js';
 
 class MemoryStore implements ObjectStore {
@@ -31,7 +40,12 @@ function storeOf(repo: TestRepo): GitObjectStore {
 /** `git notes list` as a map target -> note blob. */
 function nativeList(repo: TestRepo): Map<string, string> {
   const out = repo.git('notes', '--ref=handoff', 'list');
-  return new Map(out.split('\n').filter(Boolean).map((l) => [l.split(' ')[1], l.split(' ')[0]] as [string, string]));
+  return new Map(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.split(' ')[1], l.split(' ')[0]] as [string, string]),
+  );
 }
 
 /** Points refs/notes/handoff at a commit of `tree`. */
@@ -45,7 +59,8 @@ async function commitTree(repo: TestRepo, store: ObjectStore, tree: string): Pro
 /** The depth of the deepest fan-out folder, as native git or we laid it out. */
 async function fanoutDepth(store: ObjectStore, tree: string, depth = 0): Promise<number> {
   let max = depth;
-  for (const e of await readTree(store, tree)) if (isTreeMode(e.mode) && /^[0-9a-f]{2}$/.test(e.name)) max = Math.max(max, await fanoutDepth(store, e.oid, depth + 1));
+  for (const e of await readTree(store, tree))
+    if (isTreeMode(e.mode) && /^[0-9a-f]{2}$/.test(e.name)) max = Math.max(max, await fanoutDepth(store, e.oid, depth + 1));
   return max;
 }
 

@@ -133,7 +133,13 @@ describe('config: git’s answer or a decline', () => {
     execFileSync('chmod', ['-R', 'a+rwX', repo.dir]);
     // safe.directory from the command line: the repository belongs to root, git runs as nobody.
     const env: NodeJS.ProcessEnv = {
-      ...isolatedEnv({ HOME: locked, PATH: `${join(locked, 'bin')}:/usr/bin:/bin`, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' }),
+      ...isolatedEnv({
+        HOME: locked,
+        PATH: `${join(locked, 'bin')}:/usr/bin:/bin`,
+        GIT_CONFIG_COUNT: '1',
+        GIT_CONFIG_KEY_0: 'safe.directory',
+        GIT_CONFIG_VALUE_0: '*',
+      }),
     };
     delete env.GIT_CONFIG_GLOBAL;
     const ours = withEnv(env, () => {
@@ -147,7 +153,12 @@ describe('config: git’s answer or a decline', () => {
     const theirs = spawnSync('git', ['config', '-l', '-z'], { cwd: repo.dir, env, uid: 65534, encoding: 'utf8' });
     expect(theirs.status, theirs.stderr).toBe(0);
     expect(theirs.stdout).toContain('core.bare');
-    expect(ours && flat(ours).map(([k, v]) => `${k}\n${v}`).join('\0') + '\0').toBe(theirs.stdout);
+    expect(
+      ours &&
+        flat(ours)
+          .map(([k, v]) => `${k}\n${v}`)
+          .join('\0') + '\0',
+    ).toBe(theirs.stdout);
   });
 
   it('follows include and includeIf (gitdir, gitdir/i, ./, onbranch) as git does, or declines', () => {
@@ -323,7 +334,11 @@ describe('objects and packs: git’s answer or a decline', () => {
 
 describe('discovery and refs: git’s answer or a decline', () => {
   const revParse = (cwd: string, env: NodeJS.ProcessEnv) => {
-    const r = spawnSync('git', ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository'], { cwd, env, encoding: 'utf8' });
+    const r = spawnSync('git', ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository'], {
+      cwd,
+      env,
+      encoding: 'utf8',
+    });
     if (r.status !== 0) return null;
     const [gitDir, commonDir, bare] = r.stdout.split('\n');
     const top = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd, env, encoding: 'utf8' });
@@ -384,7 +399,11 @@ describe('discovery and refs: git’s answer or a decline', () => {
       ['.git/objects', join(repo.dir, '.git/objects'), {}],
       ['across=0', join(repo.dir, 'a'), { GIT_DISCOVERY_ACROSS_FILESYSTEM: '0' }],
       ['across=true', join(repo.dir, 'a'), { GIT_DISCOVERY_ACROSS_FILESYSTEM: 'true' }],
-      ['GIT_TEST_ASSUME', join(repo.dir, 'a'), { GIT_TEST_ASSUME_DIFFERENT_OWNER: '1', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: repo.dir }],
+      [
+        'GIT_TEST_ASSUME',
+        join(repo.dir, 'a'),
+        { GIT_TEST_ASSUME_DIFFERENT_OWNER: '1', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: repo.dir },
+      ],
     ];
     const bad: unknown[] = [];
     for (const [name, cwd, extra] of cases) {
@@ -466,4 +485,3 @@ describe('discovery and refs: git’s answer or a decline', () => {
     }
   });
 });
-

@@ -88,8 +88,18 @@ describe('the bulk version reader', () => {
       for await (const v of streamVersions(r, tip)) got.push(v);
       expect(expected.length).toBeGreaterThan(280);
       // The history does hold flat and fanned-out notes, and the odd cases.
-      expect(repo.git('ls-tree', 'refs/notes/handoff~200').split('\n').some((l) => /\t[0-9a-f]{40}$/.test(l))).toBe(true);
-      expect(repo.git('ls-tree', 'refs/notes/handoff').split('\n').some((l) => /\t[0-9a-f]{2}$/.test(l))).toBe(true);
+      expect(
+        repo
+          .git('ls-tree', 'refs/notes/handoff~200')
+          .split('\n')
+          .some((l) => /\t[0-9a-f]{40}$/.test(l)),
+      ).toBe(true);
+      expect(
+        repo
+          .git('ls-tree', 'refs/notes/handoff')
+          .split('\n')
+          .some((l) => /\t[0-9a-f]{2}$/.test(l)),
+      ).toBe(true);
       expect(expected.some((v) => v.native && !v.valid)).toBe(true);
       expect(expected.some((v) => v.problems[0] === 'the note is missing from this version')).toBe(true);
       expect(got).toEqual(expected);

@@ -7,20 +7,77 @@ import fc from 'fast-check';
 import { normalizeInput, withDefaults, KEY_ORDER, type Handoff } from '../../src/core/schema.js';
 
 /** Any Unicode scalar value (no lone surrogates: those cannot be UTF-8 at all). */
-const anyChar = fc.integer({ min: 0, max: 0x10ffff }).filter((cp) => cp < 0xd800 || cp > 0xdfff).map((cp) => String.fromCodePoint(cp));
+const anyChar = fc
+  .integer({ min: 0, max: 0x10ffff })
+  .filter((cp) => cp < 0xd800 || cp > 0xdfff)
+  .map((cp) => String.fromCodePoint(cp));
 export const text = fc.oneof(
   fc.string({ maxLength: 30 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.string({ unit: anyChar, maxLength: 12 }),
-  fc.constantFrom('', ' ', '\n', 'a\n', 'a\n\n', ' lead', 'trail ', 'x: y', '- x', '#x', '? q', 'true', 'no', 'null', '~', '1', '0x1F', '1e5', '.inf', '2026-01-01', 'a\tb', '\ttab', 'line\n  indented\nback', '"quoted"', "it's", '|', '>', '&a', '*a', '!tag', '%', '@', '`', 'é ü', '你好', 'Привет', '\u2028', '\ufeffbom', 'a\r\nb', '\u0000', '\u007f', '😀'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\n',
+    'a\n',
+    'a\n\n',
+    ' lead',
+    'trail ',
+    'x: y',
+    '- x',
+    '#x',
+    '? q',
+    'true',
+    'no',
+    'null',
+    '~',
+    '1',
+    '0x1F',
+    '1e5',
+    '.inf',
+    '2026-01-01',
+    'a\tb',
+    '\ttab',
+    'line\n  indented\nback',
+    '"quoted"',
+    "it's",
+    '|',
+    '>',
+    '&a',
+    '*a',
+    '!tag',
+    '%',
+    '@',
+    '`',
+    'é ü',
+    '你好',
+    'Привет',
+    '\u2028',
+    '\ufeffbom',
+    'a\r\nb',
+    '\u0000',
+    '\u007f',
+    '😀',
+  ),
 );
 const nonEmpty = text.filter((s) => s.length > 0);
 const list = fc.array(text, { maxLength: 4 });
 const knownKey = new Set([...KEY_ORDER, 'open_treks']);
 const unknownKey = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !knownKey.has(k) && k !== '__proto__');
-const number = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Object.is(d, -0)));
+const number = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Object.is(d, -0)),
+);
 const jsonish = fc.letrec((tie) => ({
-  v: fc.oneof({ depthSize: 'small' }, text, number, fc.boolean(), fc.constant(null), fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(unknownKey, tie('v'), { maxKeys: 3 })),
+  v: fc.oneof(
+    { depthSize: 'small' },
+    text,
+    number,
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('v'), { maxLength: 3 }),
+    fc.dictionary(unknownKey, tie('v'), { maxKeys: 3 }),
+  ),
 })).v;
 
 /** A document `write` accepts: known fields of the right types, unknown fields of any shape. */
@@ -64,4 +121,3 @@ export function stored(input: Record<string, unknown>, tool: Record<string, unkn
   expect(problems.map(String)).toEqual([]);
   return withDefaults({ ...handoff, ...tool } as Handoff);
 }
-

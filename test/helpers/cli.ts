@@ -37,11 +37,7 @@ export function handoff(
 }
 
 /** Like `handoff`, but returns at once: for processes that must run at the same time. */
-export function handoffAsync(
-  repo: TestRepo,
-  args: string[],
-  opts: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
-): Promise<CliResult> {
+export function handoffAsync(repo: TestRepo, args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
   const env = { ...repo.tick(), PATH: cliPath(), ...opts.env };
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['handoff', ...args], { cwd: opts.cwd ?? repo.dir, env });

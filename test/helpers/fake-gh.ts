@@ -35,7 +35,10 @@ export class FakeGitHub {
   /** Every call so far, oldest first. */
   calls(): string[][] {
     if (!existsSync(this.logPath)) return [];
-    return readFileSync(this.logPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return readFileSync(this.logPath, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   }
 
   /** Forgets the calls so far. */
@@ -78,7 +81,14 @@ export function boardFixture(owner: string, repo: string, issues: number[]): Non
     ],
     items: issues.map((n) => ({
       id: `PVTI_item${n}`,
-      content: { type: 'Issue', body: '', title: `Issue ${n}`, number: n, repository: `${owner}/${repo}`, url: `https://github.com/${owner}/${repo}/issues/${n}` },
+      content: {
+        type: 'Issue',
+        body: '',
+        title: `Issue ${n}`,
+        number: n,
+        repository: `${owner}/${repo}`,
+        url: `https://github.com/${owner}/${repo}/issues/${n}`,
+      },
       fieldValues: { PVTF_title: `Issue ${n}`, PVTSSF_status: 'backlog' },
     })),
   };

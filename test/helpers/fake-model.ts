@@ -44,7 +44,16 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 function anthropic(res: ServerResponse, req: any): void {
   const model = req.model ?? 'claude-fake';
   const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  const message = { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: REPLY }], stop_reason: 'end_turn', stop_sequence: null, usage };
+  const message = {
+    id: 'msg_fake',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [{ type: 'text', text: REPLY }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage,
+  };
   if (!req.stream) return json(res, 200, message);
   sse(res, [
     ['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 0 } } }],
@@ -60,16 +69,49 @@ let seq = 0;
 function responses(res: ServerResponse, req: any): void {
   const id = `resp_fake_${++seq}`;
   const item = { type: 'message', id: `msg_${seq}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: REPLY, annotations: [] }] };
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
-  const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', model: req.model ?? 'gpt-fake', output: [item], usage };
+  const usage = {
+    input_tokens: 10,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 15,
+  };
+  const response = {
+    id,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    status: 'completed',
+    model: req.model ?? 'gpt-fake',
+    output: [item],
+    usage,
+  };
   if (req.stream === false) return json(res, 200, response);
   sse(res, [
     ['response.created', { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [] } }],
-    ['response.output_item.added', { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { ...item, status: 'in_progress', content: [] } }],
-    ['response.content_part.added', { type: 'response.content_part.added', sequence_number: 2, item_id: item.id, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }],
-    ['response.output_text.delta', { type: 'response.output_text.delta', sequence_number: 3, item_id: item.id, output_index: 0, content_index: 0, delta: REPLY }],
+    [
+      'response.output_item.added',
+      { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { ...item, status: 'in_progress', content: [] } },
+    ],
+    [
+      'response.content_part.added',
+      {
+        type: 'response.content_part.added',
+        sequence_number: 2,
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      },
+    ],
+    [
+      'response.output_text.delta',
+      { type: 'response.output_text.delta', sequence_number: 3, item_id: item.id, output_index: 0, content_index: 0, delta: REPLY },
+    ],
     ['response.output_text.done', { type: 'response.output_text.done', sequence_number: 4, item_id: item.id, output_index: 0, content_index: 0, text: REPLY }],
-    ['response.content_part.done', { type: 'response.content_part.done', sequence_number: 5, item_id: item.id, output_index: 0, content_index: 0, part: item.content[0] }],
+    [
+      'response.content_part.done',
+      { type: 'response.content_part.done', sequence_number: 5, item_id: item.id, output_index: 0, content_index: 0, part: item.content[0] },
+    ],
     ['response.output_item.done', { type: 'response.output_item.done', sequence_number: 6, output_index: 0, item }],
     ['response.completed', { type: 'response.completed', sequence_number: 7, response }],
   ]);
@@ -79,9 +121,15 @@ function chat(res: ServerResponse, req: any): void {
   const base = { id: `chatcmpl-fake-${++seq}`, created: Math.floor(Date.now() / 1000), model: req.model ?? 'gpt-fake', system_fingerprint: 'fake' };
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   if (!req.stream) {
-    return json(res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: REPLY }, finish_reason: 'stop', logprobs: null }], usage });
+    return json(res, 200, {
+      ...base,
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: REPLY }, finish_reason: 'stop', logprobs: null }],
+      usage,
+    });
   }
-  const chunk = (delta: unknown, finish: string | null, extra: object = {}) => [null, { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra }] as [null, unknown];
+  const chunk = (delta: unknown, finish: string | null, extra: object = {}) =>
+    [null, { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra }] as [null, unknown];
   sse(res, [chunk({ role: 'assistant', content: '' }, null), chunk({ content: REPLY }, null), chunk({}, 'stop', { usage }), [null, '[DONE]']]);
 }
 
@@ -139,7 +187,10 @@ export async function startFakeModel(): Promise<FakeModel> {
     port,
     requests,
     modelRequests,
-    modelText: () => modelRequests().map((r) => r.body).join('\n'),
+    modelText: () =>
+      modelRequests()
+        .map((r) => r.body)
+        .join('\n'),
     reset: () => void requests.splice(0),
     close: () =>
       new Promise<void>((resolve) => {

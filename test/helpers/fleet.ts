@@ -9,7 +9,12 @@ import { BASE_EPOCH, TestRepo, isolatedEnv, tempDir } from './repo.js';
 import { handoff } from './cli.js';
 
 export class FleetRepo extends TestRepo {
-  constructor(dir: string, env: NodeJS.ProcessEnv, readonly fleet: Fleet, readonly name: string) {
+  constructor(
+    dir: string,
+    env: NodeJS.ProcessEnv,
+    readonly fleet: Fleet,
+    readonly name: string,
+  ) {
     super(dir, env);
   }
   override tick(): NodeJS.ProcessEnv {

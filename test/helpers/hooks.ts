@@ -21,7 +21,12 @@ export function gitWithHooks(repo: TestRepo, args: string[], opts: { env?: NodeJ
 }
 
 /** `git commit` of `files` (or an empty commit) with the hooks running. */
-export function commitWithHooks(repo: TestRepo, message: string, files: Record<string, string> = {}, opts: { env?: NodeJS.ProcessEnv; args?: string[] } = {}): GitRun & { head: string } {
+export function commitWithHooks(
+  repo: TestRepo,
+  message: string,
+  files: Record<string, string> = {},
+  opts: { env?: NodeJS.ProcessEnv; args?: string[] } = {},
+): GitRun & { head: string } {
   for (const [p, c] of Object.entries(files)) repo.write(p, c);
   if (Object.keys(files).length) repo.git('add', '--', ...Object.keys(files));
   const r = gitWithHooks(repo, ['commit', '-q', '--allow-empty', '-m', message, ...(opts.args ?? [])], { env: opts.env });

@@ -33,7 +33,12 @@ export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith('GIT_') || k.startsWith('HANDOFF_') || k === 'CLAUDE_ENV_FILE' || k === 'TMUX') continue;
     // an agent running the tests must not lend them its session (write reads these) or its host marks
-    if (/^(CLAUDECODE|CLAUDE_CODE_SESSION_ID|CLAUDE_PROJECT_DIR|CODEX_THREAD_ID|GEMINI_SESSION_ID|GEMINI_PROJECT_DIR|COPILOT_CLI|COPILOT_HOOK_DIR|FACTORY_PROJECT_DIR|CODEX_HOME)$/.test(k)) continue;
+    if (
+      /^(CLAUDECODE|CLAUDE_CODE_SESSION_ID|CLAUDE_PROJECT_DIR|CODEX_THREAD_ID|GEMINI_SESSION_ID|GEMINI_PROJECT_DIR|COPILOT_CLI|COPILOT_HOOK_DIR|FACTORY_PROJECT_DIR|CODEX_HOME)$/.test(
+        k,
+      )
+    )
+      continue;
     env[k] = v;
   }
   return {
@@ -66,7 +71,10 @@ export function tempDir(prefix = 'handoff-test-'): string {
 
 export class TestRepo {
   clock = BASE_EPOCH;
-  constructor(readonly dir: string, readonly env: NodeJS.ProcessEnv) {}
+  constructor(
+    readonly dir: string,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   /** Creates a repository with branch `main` (or a bare one). */
   static init(opts: { bare?: boolean; branch?: string; dir?: string } = {}): TestRepo {

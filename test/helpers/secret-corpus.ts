@@ -63,7 +63,9 @@ export function positives(seed = 2026, perRule = 3, perSyntax = 4): Positive[] {
       const s = seed + i * 7919 + rule.id.length;
       const v = sampler(s)(rule.id);
       const name = SAMPLES[rule.id].name;
-      const text = name ? NAMED_CONTEXTS[(i + rule.id.length) % NAMED_CONTEXTS.length](name, v) : TOKEN_CONTEXTS[(i + rule.id.length) % TOKEN_CONTEXTS.length](v);
+      const text = name
+        ? NAMED_CONTEXTS[(i + rule.id.length) % NAMED_CONTEXTS.length](name, v)
+        : TOKEN_CONTEXTS[(i + rule.id.length) % TOKEN_CONTEXTS.length](v);
       out.push({ family: rule.family, rule: rule.id, text });
     }
   }
@@ -233,15 +235,49 @@ Vault's kv-v2 engine keeps 10 versions of each secret.
 Doppler injects variables into the process; nothing is written to disk.
 The mailgun domain is verified; DKIM keys are published in DNS.`.split('\n');
 
-const SUBJECTS = ['the token refresh', 'the password reset flow', 'the API key check', 'the auth middleware', 'the secret store client', 'the credential helper', 'the key rotation job', 'the login page', 'the session cookie handling', 'the OAuth callback', 'the signing service', 'the webhook verifier', 'the keychain integration', 'the SSO redirect', 'the access token cache'];
-const ACTIONS = ['now retries on 429 with backoff', 'was moved behind a feature flag', 'has a regression test for clock skew', 'logs the request id but never the body', 'is covered by the new integration suite', 'needs a review from security before release', 'timed out twice on CI today', 'reads its settings from the environment', 'lost 30% latency after the index change', 'is documented in docs/auth.md', 'fails when the clock drifts by more than a minute', 'is owned by the platform team from next sprint'];
+const SUBJECTS = [
+  'the token refresh',
+  'the password reset flow',
+  'the API key check',
+  'the auth middleware',
+  'the secret store client',
+  'the credential helper',
+  'the key rotation job',
+  'the login page',
+  'the session cookie handling',
+  'the OAuth callback',
+  'the signing service',
+  'the webhook verifier',
+  'the keychain integration',
+  'the SSO redirect',
+  'the access token cache',
+];
+const ACTIONS = [
+  'now retries on 429 with backoff',
+  'was moved behind a feature flag',
+  'has a regression test for clock skew',
+  'logs the request id but never the body',
+  'is covered by the new integration suite',
+  'needs a review from security before release',
+  'timed out twice on CI today',
+  'reads its settings from the environment',
+  'lost 30% latency after the index change',
+  'is documented in docs/auth.md',
+  'fails when the clock drifts by more than a minute',
+  'is owned by the platform team from next sprint',
+];
 const TAILS = ['', '; see PR 482', ' (ticket SEC-117)', ', next step is the migration', '. Ask the user before enabling it in prod.', ', decided on Tuesday'];
 
 /** `n` lines of ordinary engineering prose: the hand-written ones, then templated ones. */
 export function prose(n = 480): string[] {
   const out = [...HAND_WRITTEN];
   for (let i = 0; out.length < n; i++) {
-    out.push(`${SUBJECTS[i % SUBJECTS.length]} ${ACTIONS[Math.floor(i / SUBJECTS.length) % ACTIONS.length]}${TAILS[Math.floor(i / (SUBJECTS.length * ACTIONS.length)) % TAILS.length]}`.replace(/^./, (c) => c.toUpperCase()));
+    out.push(
+      `${SUBJECTS[i % SUBJECTS.length]} ${ACTIONS[Math.floor(i / SUBJECTS.length) % ACTIONS.length]}${TAILS[Math.floor(i / (SUBJECTS.length * ACTIONS.length)) % TAILS.length]}`.replace(
+        /^./,
+        (c) => c.toUpperCase(),
+      ),
+    );
   }
   return [...new Set(out)];
 }
@@ -266,5 +302,13 @@ export function scoreCorpus(scan: (text: string) => { kind: string }[], seed = 2
   const caughtFamilies = new Set(pos.filter((p) => !missed.includes(p)).map((p) => p.family));
   const lines = prose();
   const falseAlarms = lines.flatMap((line) => scan(line).map((h) => ({ line, kind: h.kind })));
-  return { positives: pos.length, caught: pos.length - missed.length, families: families.size, missedFamilies: [...families].filter((f) => !caughtFamilies.has(f)), missed, proseLines: lines.length, falseAlarms };
+  return {
+    positives: pos.length,
+    caught: pos.length - missed.length,
+    families: families.size,
+    missedFamilies: [...families].filter((f) => !caughtFamilies.has(f)),
+    missed,
+    proseLines: lines.length,
+    falseAlarms,
+  };
 }

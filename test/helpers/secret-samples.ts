@@ -33,7 +33,10 @@ const uuid = (f: FakeSecrets) => [8, 4, 4, 4, 12].map((n) => hex(f, n)).join('-'
 
 export const SAMPLES: Record<string, Sample> = {
   'private-key': { make: (f, p) => f.privateKeyBlock(p(['RSA ', 'OPENSSH ', 'EC ', '', 'DSA ', 'ENCRYPTED '])) },
-  'putty-private-key': { make: (f) => `${j('PuTTY-User', '-Key-File-3')}: ssh-ed25519\nEncryption: none\nComment: dev\nPublic-Lines: 2\n${c(f, B64, 64)}\n${c(f, B64, 20)}\n${j('Private', '-Lines')}: 1\n${c(f, B64, 44)}` },
+  'putty-private-key': {
+    make: (f) =>
+      `${j('PuTTY-User', '-Key-File-3')}: ssh-ed25519\nEncryption: none\nComment: dev\nPublic-Lines: 2\n${c(f, B64, 64)}\n${c(f, B64, 20)}\n${j('Private', '-Lines')}: 1\n${c(f, B64, 44)}`,
+  },
   'age-secret-key': { make: (f) => j('AGE-SEC', 'RET-KEY-1') + c(f, BECH32, 58) },
   'ssh-public-key': { make: (f, p) => (p([0, 1]) ? f.sshEd25519() : f.sshRsa()) },
   jwt: { make: (f) => f.jwt() },
@@ -43,7 +46,9 @@ export const SAMPLES: Record<string, Sample> = {
   'aws-bedrock-key': { make: (f) => j('AB', 'SK') + c(f, B64, 140) },
   'aws-bedrock-short-key': { make: (f) => j('bedrock-api', '-key-', 'YmVkcm9jay5hbWF6b25hd3MuY29t') + c(f, B64URL, 80) },
   'azure-ad-client-secret': { make: (f) => `${c(f, ALNUM, 3)}${c(f, DIGITS, 1)}${j('Q', '~')}${c(f, `${ALNUM}_~.-`, 34)}` },
-  'azure-storage-key': { make: (f) => `DefaultEndpointsProtocol=https;AccountName=acme;${j('Account', 'Key=')}${c(f, B64, 86)}==;EndpointSuffix=core.windows.net` },
+  'azure-storage-key': {
+    make: (f) => `DefaultEndpointsProtocol=https;AccountName=acme;${j('Account', 'Key=')}${c(f, B64, 86)}==;EndpointSuffix=core.windows.net`,
+  },
   'azure-sas-signature': { make: (f) => `https://acme.blob.core.windows.net/c/x.zip?sv=2022-11-02&sp=r&se=2026-12-01&${j('si', 'g=')}${c(f, ALNUM, 43)}%3D` },
   'azure-devops-pat': { name: 'AZURE_DEVOPS_PAT', make: (f) => c(f, BASE32, 52) },
   'gcp-api-key': { make: (f) => f.googleApiKey() },
@@ -78,7 +83,17 @@ export const SAMPLES: Record<string, Sample> = {
   'github-fine-grained-pat': { make: (f) => f.githubFineGrained() },
   'gitlab-token': {
     make: (f, p) => {
-      const [pre, n] = p([['pat', 20], ['dt', 20], ['ffct', 20], ['ft', 20], ['imt', 25], ['agent', 50], ['oas', 64], ['soat', 20], ['rt', 20]] as [string, number][]);
+      const [pre, n] = p([
+        ['pat', 20],
+        ['dt', 20],
+        ['ffct', 20],
+        ['ft', 20],
+        ['imt', 25],
+        ['agent', 50],
+        ['oas', 64],
+        ['soat', 20],
+        ['rt', 20],
+      ] as [string, number][]);
       return j('gl', pre, '-') + c(f, B64URL, n);
     },
   },
@@ -126,7 +141,9 @@ export const SAMPLES: Record<string, Sample> = {
   'defined-networking-token': { make: (f) => `${j('dn', 'key-')}${c(f, LOWALNUM, 26)}-${c(f, LOWALNUM, 52)}` },
   'readme-token': { make: (f) => j('rd', 'me_') + c(f, LOWALNUM, 70) },
   'openshift-token': { make: (f) => j('sha', '256~') + c(f, B64URL, 43) },
-  'kubernetes-secret': { make: (f) => `apiVersion: v1\n${j('kind: Sec', 'ret')}\nmetadata:\n  name: db\ndata:\n  password: ${Buffer.from(c(f, ALNUM, 24)).toString('base64')}` },
+  'kubernetes-secret': {
+    make: (f) => `apiVersion: v1\n${j('kind: Sec', 'ret')}\nmetadata:\n  name: db\ndata:\n  password: ${Buffer.from(c(f, ALNUM, 24)).toString('base64')}`,
+  },
   'slack-token': {
     make: (f, p) =>
       p([
@@ -151,7 +168,10 @@ export const SAMPLES: Record<string, Sample> = {
   'sendinblue-key': { make: (f) => `${j('xkey', 'sib-')}${hex(f, 64)}-${c(f, ALNUM, 16)}` },
   'mailchimp-key': { make: (f) => `${hex(f, 32)}${j('-u', 's')}${1 + Math.floor(Number(c(f, DIGITS, 1)) * 2)}` },
   'mailgun-key': { make: (f) => j('ke', 'y-') + hex(f, 32) },
-  'mailgun-signing-key': { name: 'MAILGUN_SIGNING_KEY', make: (f) => `${c(f, 'abcdefgh0123456789', 32)}-${c(f, 'abcdefgh0123456789', 8)}-${c(f, 'abcdefgh0123456789', 8)}` },
+  'mailgun-signing-key': {
+    name: 'MAILGUN_SIGNING_KEY',
+    make: (f) => `${c(f, 'abcdefgh0123456789', 32)}-${c(f, 'abcdefgh0123456789', 8)}-${c(f, 'abcdefgh0123456789', 8)}`,
+  },
   'twilio-api-key': { make: (f) => f.twilio() },
   'twilio-auth-token': { name: 'TWILIO_AUTH_TOKEN', make: (f) => hex(f, 32) },
   'intercom-token': { name: 'INTERCOM_ACCESS_TOKEN', make: (f) => c(f, ALNUM, 60) },
@@ -209,7 +229,12 @@ export const SAMPLES: Record<string, Sample> = {
   'settlemint-token': { make: (f, p) => j('sm_', p(['p', 'a', 's']), 'at_') + c(f, ALNUM, 16) },
   'intra42-secret': { make: (f) => j('s-s4', 't2ud-') + hex(f, 64) },
   'maxmind-key': { make: (f) => `${c(f, ALNUM, 6)}_${c(f, ALNUM, 29)}${j('_mm', 'k')}` },
-  'sidekiq-secret': { make: (f, p) => (p([0, 1]) ? `${j('BUNDLE_ENTERPRISE', '__CONTRIBSYS__COM')}=${hex(f, 8)}:${hex(f, 8)}` : `https://${hex(f, 8)}:${hex(f, 8)}@${j('gems.contrib', 'sys.com')}/`) },
+  'sidekiq-secret': {
+    make: (f, p) =>
+      p([0, 1])
+        ? `${j('BUNDLE_ENTERPRISE', '__CONTRIBSYS__COM')}=${hex(f, 8)}:${hex(f, 8)}`
+        : `https://${hex(f, 8)}:${hex(f, 8)}@${j('gems.contrib', 'sys.com')}/`,
+  },
   'stripe-key': { make: (f, p) => p([() => f.stripe(), () => j('r', 'k_test_') + c(f, ALNUM, 24), () => j('wh', 'sec_') + c(f, ALNUM, 32)])() },
   'square-token': { make: (f, p) => (p([0, 1]) ? j('sq0', 'atp-') + c(f, B64URL, 22) : j('sq0', 'csp-') + c(f, B64URL, 43)) },
   'shopify-token': { make: (f) => f.shopify() },
@@ -238,6 +263,6 @@ export const SAMPLES: Record<string, Sample> = {
 export function sampler(seed: number): (id: string) => string {
   const f = new FakeSecrets(seed);
   let n = seed;
-  const pick = <T,>(xs: T[]): T => xs[(n = (Math.imul(n, 1103515245) + 12345) >>> 0) % xs.length];
+  const pick = <T>(xs: T[]): T => xs[(n = (Math.imul(n, 1103515245) + 12345) >>> 0) % xs.length];
   return (id) => SAMPLES[id].make(f, pick);
 }

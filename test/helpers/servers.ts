@@ -61,7 +61,17 @@ export async function startGitDaemon(root: string, env: NodeJS.ProcessEnv): Prom
   const port = await freePort();
   const child = spawn(
     'git',
-    ['daemon', '--reuseaddr', `--base-path=${root}`, '--export-all', '--enable=receive-pack', '--listen=127.0.0.1', `--port=${port}`, '--max-connections=64', root],
+    [
+      'daemon',
+      '--reuseaddr',
+      `--base-path=${root}`,
+      '--export-all',
+      '--enable=receive-pack',
+      '--listen=127.0.0.1',
+      `--port=${port}`,
+      '--max-connections=64',
+      root,
+    ],
     { env, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let err = '';
@@ -134,7 +144,11 @@ export async function startFaultProxy(upstreamPort: number, mode: FaultMode): Pr
 }
 
 /** Runs a command asynchronously (so many can run at once); resolves with its outcome and how long it took. */
-export function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+export function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   const start = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env });

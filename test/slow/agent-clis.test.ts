@@ -55,7 +55,11 @@ function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proce
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (process.env.HANDOFF_AGENT_CLI_DUMP) writeFileSync(join(process.env.HANDOFF_AGENT_CLI_DUMP, `${cmd.split('/').pop()}-${Date.now()}.json`), JSON.stringify({ args, code, stdout, stderr, requests: model.requests }, null, 1));
+      if (process.env.HANDOFF_AGENT_CLI_DUMP)
+        writeFileSync(
+          join(process.env.HANDOFF_AGENT_CLI_DUMP, `${cmd.split('/').pop()}-${Date.now()}.json`),
+          JSON.stringify({ args, code, stdout, stderr, requests: model.requests }, null, 1),
+        );
       done({ code, stdout, stderr });
     });
     child.stdin.on('error', () => {});
@@ -90,7 +94,17 @@ function project(agent: string, opts: { due?: boolean } = {}) {
   const init = handoff(repo, ['init', '--agent', agent]);
   expect(init.code, init.stderr).toBe(0);
   const home = tempDir('handoff-agent-home-');
-  const env: NodeJS.ProcessEnv = { ...repo.tick(), PATH: `${cliPath()}`, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local/state'), TERM: 'dumb', CI: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...repo.tick(),
+    PATH: `${cliPath()}`,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local/state'),
+    TERM: 'dumb',
+    CI: '1',
+  };
   delete env.NO_COLOR;
   // `npm test` / `npx vitest` hand their npm_* settings down (the project's package.json among
   // them): a CLI that runs npm itself (OpenCode does) must not see them
@@ -145,8 +159,17 @@ describe.skipIf(!has(claudeBin))(`Claude Code (real CLI${has(claudeBin) ? '' : '
   it('bookmark at session start, the write instruction after a session-end phrase only, the stop blocked once, nothing on stderr about our settings, exact uninstall', async () => {
     const { repo, home, env, before } = project('claude');
     // the approval Claude Code asks for once for a project's .mcp.json servers
-    writeFileSync(join(home, '.claude.json'), JSON.stringify({ projects: { [repo.dir]: { enabledMcpjsonServers: ['git-handoff'], hasTrustDialogAccepted: true } } }));
-    const cenv = { ...env, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' };
+    writeFileSync(
+      join(home, '.claude.json'),
+      JSON.stringify({ projects: { [repo.dir]: { enabledMcpjsonServers: ['git-handoff'], hasTrustDialogAccepted: true } } }),
+    );
+    const cenv = {
+      ...env,
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: 'sk-ant-fake',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+    };
     model.reset();
     const a = await run(claudeBin, ['-p', 'hello there, how are things?'], { cwd: repo.dir, env: cenv });
     expect(a.code, a.stderr).toBe(0);
@@ -175,7 +198,10 @@ describe.skipIf(!has(geminiBin))(`Gemini CLI (real CLI${has(geminiBin) ? '' : ':
     // a handoff is due, which made every turn print the PreCompress reminder
     const { repo, home, env, before } = project('gemini', { due: true });
     mkdirSync(join(home, '.gemini'), { recursive: true });
-    writeFileSync(join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }));
+    writeFileSync(
+      join(home, '.gemini/settings.json'),
+      JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }),
+    );
     writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [repo.dir]: 'TRUST_FOLDER' }));
     const genv = { ...env, GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'fake-key' };
     const args = (p: string) => ['-m', 'gemini-2.5-flash', '-p', p];
@@ -273,7 +299,9 @@ describe.skipIf(!has(codexBin))(`Codex CLI (real CLI${has(codexBin) ? '' : ': no
 
     // untrusted: codex exec runs none of them, and says nothing; doctor says so
     const d1 = handoff(repo, ['doctor', '--json'], { env: { CODEX_HOME: codexHome } });
-    expect(d1.json.findings.find((f: any) => f.kind === 'agent')?.message).toMatch(/Codex will not run the git-handoff hooks in \.codex\/hooks\.json \(not trusted yet: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd\)/);
+    expect(d1.json.findings.find((f: any) => f.kind === 'agent')?.message).toMatch(
+      /Codex will not run the git-handoff hooks in \.codex\/hooks\.json \(not trusted yet: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd\)/,
+    );
     model.reset();
     const quiet = await exec('hello there');
     expect(quiet.code, quiet.stderr).toBe(0);
@@ -311,7 +339,15 @@ describe.skipIf(!has(copilotBin))(`Copilot CLI (real CLI${has(copilotBin) ? '' :
     mkdirSync(join(p.home, '.copilot'), { recursive: true });
     writeFileSync(join(p.home, '.copilot/config.json'), JSON.stringify({ trusted_folders: [p.repo.dir] }));
     const cache = join(CLI_DIR, '.copilot-cache');
-    const env = { ...p.env, COPILOT_OFFLINE: 'true', COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`, COPILOT_PROVIDER_API_KEY: 'fake', COPILOT_MODEL: 'fake-model', COPILOT_CACHE_HOME: cache, COPILOT_PKG_CACHE_HOME: cache };
+    const env = {
+      ...p.env,
+      COPILOT_OFFLINE: 'true',
+      COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`,
+      COPILOT_PROVIDER_API_KEY: 'fake',
+      COPILOT_MODEL: 'fake-model',
+      COPILOT_CACHE_HOME: cache,
+      COPILOT_PKG_CACHE_HOME: cache,
+    };
     return { ...p, cenv: env, ask: (prompt: string) => run(copilotBin, ['-p', prompt, '--allow-all-tools'], { cwd: p.repo.dir, env }) };
   };
 
@@ -385,7 +421,8 @@ async function droidSession(droid: string, cwd: string, env: NodeJS.ProcessEnv, 
   });
   const closed = new Promise<number | null>((ok) => child.on('close', ok));
   let id = 0;
-  const limit = <T>(p: Promise<T>, what: string) => Promise.race([p, new Promise<T>((_, fail) => setTimeout(() => fail(new Error(`droid: no ${what} within 60 s`)), 60_000))]);
+  const limit = <T>(p: Promise<T>, what: string) =>
+    Promise.race([p, new Promise<T>((_, fail) => setTimeout(() => fail(new Error(`droid: no ${what} within 60 s`)), 60_000))]);
   const call = (method: string, params: unknown) =>
     limit(
       new Promise<any>((ok) => {
@@ -424,7 +461,21 @@ describe.skipIf(!has(droidBin))(`Factory Droid (real CLI${has(droidBin) ? '' : '
   it('bookmark at session start, the write instruction after a session-end phrase only, the stop blocked once, nothing on stderr about our settings, exact uninstall', async () => {
     const { repo, home, env, before } = project('droid');
     mkdirSync(join(home, '.factory'), { recursive: true });
-    writeFileSync(join(home, '.factory/settings.json'), JSON.stringify({ customModels: [{ model: 'fake-model', displayName: 'fake', baseUrl: `${model.url}/v1`, apiKey: 'fake', provider: 'generic-chat-completion-api', maxOutputTokens: 1000 }] }));
+    writeFileSync(
+      join(home, '.factory/settings.json'),
+      JSON.stringify({
+        customModels: [
+          {
+            model: 'fake-model',
+            displayName: 'fake',
+            baseUrl: `${model.url}/v1`,
+            apiKey: 'fake',
+            provider: 'generic-chat-completion-api',
+            maxOutputTokens: 1000,
+          },
+        ],
+      }),
+    );
     const denv = { ...env, FACTORY_AIRGAP_ENABLED: '1' };
     model.reset();
     const a = await droidSession(droidBin, repo.dir, denv, ['hello there, how are things?']);
@@ -436,7 +487,10 @@ describe.skipIf(!has(droidBin))(`Factory Droid (real CLI${has(droidBin) ? '' : '
     model.reset();
     const b = await droidSession(droidBin, repo.dir, denv, ['good, wrap up session']);
     // (Droid also asks the model for a session title, with the prompt alone)
-    const sent = model.modelRequests().map((r) => r.body).filter((t) => !t.includes('concise session titles'));
+    const sent = model
+      .modelRequests()
+      .map((r) => r.body)
+      .filter((t) => !t.includes('concise session titles'));
     expect(sent[0]).toContain(WRITE_NOW);
     expectBlockedOnce(sent);
     expect(complaints(b.stderr)).toEqual([]);
@@ -454,20 +508,35 @@ describe.skipIf(!has(opencodeBin))(`OpenCode (real CLI${has(opencodeBin) ? '' : 
       join(config, 'opencode.json'),
       JSON.stringify({
         $schema: 'https://opencode.ai/config.json',
-        provider: { fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${model.url}/v1`, apiKey: 'fake' }, models: { 'fake-model': { name: 'Fake' } } } },
+        provider: {
+          fake: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Fake',
+            options: { baseURL: `${model.url}/v1`, apiKey: 'fake' },
+            models: { 'fake-model': { name: 'Fake' } },
+          },
+        },
         model: 'fake/fake-model',
         autoupdate: false,
         share: 'disabled',
       }),
     );
     // OpenCode installs @opencode-ai/plugin into every .opencode/ folder it sees: npm stays offline
-    const oenv = { ...env, OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', npm_config_offline: 'true', GIT_HANDOFF_PLUGIN_LOG: join(home, 'plugin.log') };
+    const oenv = {
+      ...env,
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      npm_config_offline: 'true',
+      GIT_HANDOFF_PLUGIN_LOG: join(home, 'plugin.log'),
+    };
     const ask = (prompt: string) => run(opencodeBin, ['run', '-m', 'fake/fake-model', prompt], { cwd: repo.dir, env: oenv });
     model.reset();
     const a = await ask('hello there, how are things?');
     expect(a.code, a.stderr).toBe(0);
     // a plugin that fails to load is skipped without a word: the bookmark in the request is the proof it loaded
-    expect(model.modelText(), existsSync(join(home, 'plugin.log')) ? readFileSync(join(home, 'plugin.log'), 'utf8') : 'the plugin logged nothing').toContain(BOOKMARK);
+    expect(model.modelText(), existsSync(join(home, 'plugin.log')) ? readFileSync(join(home, 'plugin.log'), 'utf8') : 'the plugin logged nothing').toContain(
+      BOOKMARK,
+    );
     expect(model.modelText()).toContain(MCP_TOOL);
     expect(model.modelText()).not.toContain(WRITE_NOW);
     expect(complaints(a.stderr)).toEqual([]);
@@ -480,6 +549,9 @@ describe.skipIf(!has(opencodeBin))(`OpenCode (real CLI${has(opencodeBin) ? '' : 
     // OpenCode writes its own .opencode/.gitignore into any .opencode/ folder it sees, and
     // adds "$schema" to the opencode.json it reads (where our MCP entry was)
     expect(readFileSync(join(repo.dir, '.opencode/.gitignore'), 'utf8')).toContain('node_modules');
-    expectExactUninstall(repo, before, { '.opencode/.gitignore': readFileSync(join(repo.dir, '.opencode/.gitignore'), 'utf8'), 'opencode.json': { $schema: 'https://opencode.ai/config.json' } });
+    expectExactUninstall(repo, before, {
+      '.opencode/.gitignore': readFileSync(join(repo.dir, '.opencode/.gitignore'), 'utf8'),
+      'opencode.json': { $schema: 'https://opencode.ai/config.json' },
+    });
   });
 });

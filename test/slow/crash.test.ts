@@ -71,8 +71,7 @@ describe('crash safety: writers killed with SIGKILL at random moments', () => {
         else if (r.code === 0) {
           completed.push(r.summary);
           span = 0.7 * span + 0.3 * r.ms;
-        }
-        else expect.fail(`seed ${seed}: a write that was not killed exited ${r.code}`);
+        } else expect.fail(`seed ${seed}: a write that was not killed exited ${r.code}`);
       }
       // A writer killed inside git update-ref leaves the lock: doctor removes it once stale.
       if (existsSync(lock)) {

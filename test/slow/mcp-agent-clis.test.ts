@@ -49,59 +49,115 @@ function project(agent: string, extra: string[] = []) {
   const init = handoff(repo, ['init', '--agent', agent, ...extra]);
   expect(init.code, init.stderr).toBe(0);
   const home = tempDir('handoff-mcp-home-');
-  const env: NodeJS.ProcessEnv = { ...repo.tick(), PATH: cliPath(), HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local/state'), TERM: 'dumb', CI: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...repo.tick(),
+    PATH: cliPath(),
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local/state'),
+    TERM: 'dumb',
+    CI: '1',
+  };
   return { repo, home, env };
 }
 
 const claude = bin('claude');
-describe.skipIf(!existsSync(claude))(`Claude Code lists our MCP tools (real CLI${existsSync(claude) ? '' : ': not installed in .agent-clis, run node scripts/agent-clis.mjs'})`, () => {
-  it('starts git handoff mcp from .mcp.json and offers its tools to the model', async () => {
-    const { repo, home, env } = project('claude');
-    // the one-time approval of a project's .mcp.json servers, given in the user's settings
-    mkdirSync(join(home, '.claude'), { recursive: true });
-    writeFileSync(join(home, '.claude/settings.json'), JSON.stringify({ enableAllProjectMcpServers: true }));
-    model.reset();
-    const r = await run(claude, ['-p', 'hello there'], repo.dir, { ...env, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' });
-    expect(r.code, r.stderr).toBe(0);
-    const sent = model.modelRequests().map((q) => q.body).join('\n');
-    for (const t of TOOLS) expect(sent, t).toContain(`mcp__git-handoff__${t}`);
-  });
-});
+describe.skipIf(!existsSync(claude))(
+  `Claude Code lists our MCP tools (real CLI${existsSync(claude) ? '' : ': not installed in .agent-clis, run node scripts/agent-clis.mjs'})`,
+  () => {
+    it('starts git handoff mcp from .mcp.json and offers its tools to the model', async () => {
+      const { repo, home, env } = project('claude');
+      // the one-time approval of a project's .mcp.json servers, given in the user's settings
+      mkdirSync(join(home, '.claude'), { recursive: true });
+      writeFileSync(join(home, '.claude/settings.json'), JSON.stringify({ enableAllProjectMcpServers: true }));
+      model.reset();
+      const r = await run(claude, ['-p', 'hello there'], repo.dir, {
+        ...env,
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: 'sk-ant-fake',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const sent = model
+        .modelRequests()
+        .map((q) => q.body)
+        .join('\n');
+      for (const t of TOOLS) expect(sent, t).toContain(`mcp__git-handoff__${t}`);
+    });
+  },
+);
 
 const gemini = bin('gemini');
 describe.skipIf(!existsSync(gemini))(`Gemini CLI lists our MCP tools (real CLI${existsSync(gemini) ? '' : ': not installed in .agent-clis'})`, () => {
   it('starts git handoff mcp from .gemini/settings.json and offers its tools to the model', async () => {
     const { repo, home, env } = project('gemini');
     mkdirSync(join(home, '.gemini'), { recursive: true });
-    writeFileSync(join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }));
+    writeFileSync(
+      join(home, '.gemini/settings.json'),
+      JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }),
+    );
     writeFileSync(join(home, '.gemini/trustedFolders.json'), JSON.stringify({ [repo.dir]: 'TRUST_FOLDER' }));
     model.reset();
-    const r = await run(gemini, ['-m', 'gemini-2.5-flash', '-p', 'hello there'], repo.dir, { ...env, GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'fake-key' });
+    const r = await run(gemini, ['-m', 'gemini-2.5-flash', '-p', 'hello there'], repo.dir, {
+      ...env,
+      GOOGLE_GEMINI_BASE_URL: model.url,
+      GEMINI_API_KEY: 'fake-key',
+    });
     expect(r.code, r.stderr).toBe(0);
-    const sent = model.modelRequests().map((q) => q.body).join('\n');
+    const sent = model
+      .modelRequests()
+      .map((q) => q.body)
+      .join('\n');
     for (const t of TOOLS) expect(sent, t).toContain(t);
   });
 });
 
 const codex = bin('codex');
 describe.skipIf(!existsSync(codex))(`Codex CLI lists our MCP tools (real CLI${existsSync(codex) ? '' : ': not installed in .agent-clis'})`, () => {
-  it.each([[[]], [['--no-mcp']]])('starts git handoff mcp from [mcp_servers.git-handoff] in .codex/config.toml (a trusted project) and offers its tools to the model (init %j)', async (extra: string[]) => {
-    const { repo, home, env } = project('codex', extra);
-    const codexHome = join(home, '.codex');
-    mkdirSync(codexHome, { recursive: true });
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      ['model = "gpt-fake"', 'model_provider = "fake"', 'check_for_update_on_startup = false', '', '[model_providers.fake]', 'name = "Fake"', `base_url = "${model.url}/v1"`, 'wire_api = "responses"', 'env_key = "FAKE_MODEL_KEY"', '', '[features]', 'plugins = false', 'apps = false', '', `[projects."${repo.dir}"]`, 'trust_level = "trusted"', ''].join('\n'),
-    );
-    model.reset();
-    const r = await run(codex, ['exec', 'hello there'], repo.dir, { ...env, CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'fake' });
-    expect(r.code, r.stderr).toBe(0);
-    const sent = model.modelRequests().map((q) => q.body).join('\n');
-    expect(sent.length).toBeGreaterThan(0);
-    // without the registration (the control) the tools are not there: the names come from our server
-    for (const t of TOOLS) {
-      if (extra.length) expect(sent, t).not.toContain(t);
-      else expect(sent, t).toContain(t);
-    }
-  });
+  it.each([[[]], [['--no-mcp']]])(
+    'starts git handoff mcp from [mcp_servers.git-handoff] in .codex/config.toml (a trusted project) and offers its tools to the model (init %j)',
+    async (extra: string[]) => {
+      const { repo, home, env } = project('codex', extra);
+      const codexHome = join(home, '.codex');
+      mkdirSync(codexHome, { recursive: true });
+      writeFileSync(
+        join(codexHome, 'config.toml'),
+        [
+          'model = "gpt-fake"',
+          'model_provider = "fake"',
+          'check_for_update_on_startup = false',
+          '',
+          '[model_providers.fake]',
+          'name = "Fake"',
+          `base_url = "${model.url}/v1"`,
+          'wire_api = "responses"',
+          'env_key = "FAKE_MODEL_KEY"',
+          '',
+          '[features]',
+          'plugins = false',
+          'apps = false',
+          '',
+          `[projects."${repo.dir}"]`,
+          'trust_level = "trusted"',
+          '',
+        ].join('\n'),
+      );
+      model.reset();
+      const r = await run(codex, ['exec', 'hello there'], repo.dir, { ...env, CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'fake' });
+      expect(r.code, r.stderr).toBe(0);
+      const sent = model
+        .modelRequests()
+        .map((q) => q.body)
+        .join('\n');
+      expect(sent.length).toBeGreaterThan(0);
+      // without the registration (the control) the tools are not there: the names come from our server
+      for (const t of TOOLS) {
+        if (extra.length) expect(sent, t).not.toContain(t);
+        else expect(sent, t).toContain(t);
+      }
+    },
+  );
 });

@@ -16,10 +16,17 @@ import { cliPath } from '../helpers/cli.js';
 const VERSION = '0.1.16';
 const cache = join(inject('packageRoot'), '.mcp-conformance');
 const npx = (args: string[], timeout: number) =>
-  spawnSync('npx', ['--yes', '--cache', join(cache, 'npm'), '-p', 'node@22', '-p', `@modelcontextprotocol/conformance@${VERSION}`, '--', ...args], { cwd: cache, encoding: 'utf8', timeout });
+  spawnSync('npx', ['--yes', '--cache', join(cache, 'npm'), '-p', 'node@22', '-p', `@modelcontextprotocol/conformance@${VERSION}`, '--', ...args], {
+    cwd: cache,
+    encoding: 'utf8',
+    timeout,
+  });
 mkdirSync(cache, { recursive: true });
 const probe = npx(['node', '--version'], 240_000);
-const why = probe.status === 0 && /^v22\./.test(probe.stdout.trim()) ? null : `npx -p node@22 -p @modelcontextprotocol/conformance failed: ${(probe.stderr || probe.stdout || String(probe.error)).trim().split('\n').pop()}`;
+const why =
+  probe.status === 0 && /^v22\./.test(probe.stdout.trim())
+    ? null
+    : `npx -p node@22 -p @modelcontextprotocol/conformance failed: ${(probe.stderr || probe.stdout || String(probe.error)).trim().split('\n').pop()}`;
 
 /** What our server does not implement, or what needs the suite's own fixture server. */
 const EXPECTED_FAILURES = [
@@ -79,7 +86,15 @@ describe.skipIf(why !== null)(`MCP conformance suite ${VERSION} against git hand
     const r = npx(['conformance', 'server', '--url', url, '--expected-failures', baseline], 280_000);
     const summary = r.stdout.slice(r.stdout.indexOf('=== SUMMARY ==='));
     expect(r.status, `${summary}\n${r.stderr}`).toBe(0);
-    for (const s of ['server-initialize', 'ping', 'logging-set-level', 'tools-list', 'resources-list', 'server-sse-multiple-streams', 'dns-rebinding-protection']) {
+    for (const s of [
+      'server-initialize',
+      'ping',
+      'logging-set-level',
+      'tools-list',
+      'resources-list',
+      'server-sse-multiple-streams',
+      'dns-rebinding-protection',
+    ]) {
       expect(summary, s).toMatch(new RegExp(`✓ ${s}: \\d+ passed, 0 failed`));
     }
   });

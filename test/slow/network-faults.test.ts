@@ -154,7 +154,9 @@ describe('sync over a faulty network (git daemon behind a fault proxy)', () => {
     expect(r.ms).toBeLessThan(HOOK_BUDGET_S * 1000 + SLACK_MS);
     const ours = r.stderr.split('\n').filter((l) => l.startsWith('git-handoff:'));
     expect(ours, r.stderr).toHaveLength(1);
-    expect(ours[0]).toMatch(/^git-handoff: the handoff history was not pushed \(remote 'origin' (stopped answering|did not finish).*\); your push goes on; run 'git handoff sync origin'$/);
+    expect(ours[0]).toMatch(
+      /^git-handoff: the handoff history was not pushed \(remote 'origin' (stopped answering|did not finish).*\); your push goes on; run 'git handoff sync origin'$/,
+    );
     expect(execFileSync('git', ['-C', bare, 'rev-parse', 'main'], { encoding: 'utf8' }).trim()).toBe(repo.head());
     expect(remoteTip(bare)).toBe(null);
     // The way out it names works.

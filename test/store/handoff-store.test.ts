@@ -35,7 +35,10 @@ async function nativeAdd(t: string, text: string): Promise<string> {
   const root = tip ? parseCommit((await repo.objects.read(tip))!.data).tree : EMPTY_TREE_OID;
   const tree = await setNote(repo.objects, root, t, await repo.objects.blob(text));
   const s = sig();
-  const oid = await repo.objects.write('commit', serializeCommit({ tree, parents: tip ? [tip] : [], author: s, committer: s, message: "Notes added by 'git notes add'\n" }));
+  const oid = await repo.objects.write(
+    'commit',
+    serializeCommit({ tree, parents: tip ? [tip] : [], author: s, committer: s, message: "Notes added by 'git notes add'\n" }),
+  );
   repo.refs.set(NOTES_REF, oid);
   return oid;
 }
@@ -118,7 +121,10 @@ describe('versions, latest, resolve', () => {
     const tip = repo.refs.get(NOTES_REF)!;
     const tree = await setNote(repo.objects, parseCommit((await repo.objects.read(tip))!.data).tree, a, null);
     const s = sig();
-    repo.refs.set(NOTES_REF, await repo.objects.write('commit', serializeCommit({ tree, parents: [tip], author: s, committer: s, message: 'Notes removed\n' })));
+    repo.refs.set(
+      NOTES_REF,
+      await repo.objects.write('commit', serializeCommit({ tree, parents: [tip], author: s, committer: s, message: 'Notes removed\n' })),
+    );
     const vs = await collect(store.versions());
     expect(vs.map((v) => [v.id, v.target, v.native, v.branch])).toEqual([
       [n2, b, true, undefined],
@@ -180,7 +186,7 @@ describe('versions, latest, resolve', () => {
     }
   });
 
-  it('finds the note of a version in that version\'s own tree', async () => {
+  it("finds the note of a version in that version's own tree", async () => {
     const t = target('own tree');
     const v1 = await writeVersion(t, 'summary: first\n');
     await writeVersion(t, 'summary: second\n');

@@ -1,17 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import {
-  FANOUT_THRESHOLD,
-  diffNotes,
-  findNote,
-  listNotes,
-  listPath,
-  readPath,
-  readTree,
-  setNote,
-  writePath,
-} from '../../src/git/notes-tree.js';
+import { FANOUT_THRESHOLD, diffNotes, findNote, listNotes, listPath, readPath, readTree, setNote, writePath } from '../../src/git/notes-tree.js';
 import { BLOB_MODE, EMPTY_TREE_OID, TREE_MODE, isTreeMode } from '../../src/git/objects.js';
 import { MemfsObjectStore } from '../helpers/memory-store.js';
 
@@ -169,7 +159,9 @@ describe('fan-out', () => {
   it('splits a crowded subtree again (ab/cd/...), at any depth', async () => {
     // one note under `ab/`, then enough notes with the same prefix to overflow that subtree
     const seed = target('deep seed', 'ab');
-    let root = await store.tree([{ mode: TREE_MODE, name: 'ab', oid: await store.tree([{ mode: BLOB_MODE, name: seed.slice(2), oid: await store.blob('s') }]) }]);
+    let root = await store.tree([
+      { mode: TREE_MODE, name: 'ab', oid: await store.tree([{ mode: BLOB_MODE, name: seed.slice(2), oid: await store.blob('s') }]) },
+    ]);
     const crowd = Array.from({ length: FANOUT_THRESHOLD }, (_, i) => target(`deep ${i}`, 'ab'));
     const built = await build(crowd, root);
     root = built.root;
@@ -190,12 +182,20 @@ describe('trees native git wrote', () => {
     const t3 = target('d3', 'beefed');
     const b = await store.blob('old');
     const root = await store.tree([
-      { mode: TREE_MODE, name: 'ca', oid: await store.tree([{ mode: TREE_MODE, name: 'fe', oid: await store.tree([{ mode: BLOB_MODE, name: t2.slice(4), oid: b }]) }]) },
+      {
+        mode: TREE_MODE,
+        name: 'ca',
+        oid: await store.tree([{ mode: TREE_MODE, name: 'fe', oid: await store.tree([{ mode: BLOB_MODE, name: t2.slice(4), oid: b }]) }]),
+      },
       {
         mode: TREE_MODE,
         name: 'be',
         oid: await store.tree([
-          { mode: TREE_MODE, name: 'ef', oid: await store.tree([{ mode: TREE_MODE, name: 'ed', oid: await store.tree([{ mode: BLOB_MODE, name: t3.slice(6), oid: b }]) }]) },
+          {
+            mode: TREE_MODE,
+            name: 'ef',
+            oid: await store.tree([{ mode: TREE_MODE, name: 'ed', oid: await store.tree([{ mode: BLOB_MODE, name: t3.slice(6), oid: b }]) }]),
+          },
         ]),
       },
     ]);
@@ -227,7 +227,9 @@ describe('trees native git wrote', () => {
     const b = await store.blob('m');
     const inSub = [0, 1].map((i) => target(`mixed sub ${i}`, 'ab'));
     const flatAb = [0, 1, 2].map((i) => target(`mixed flat ${i}`, 'ab'));
-    const flat = [...flatAb, ...Array.from({ length: FANOUT_THRESHOLD - 3 }, (_, i) => target(`mixed ${i}`))].filter((t) => !t.startsWith('ab') || flatAb.includes(t));
+    const flat = [...flatAb, ...Array.from({ length: FANOUT_THRESHOLD - 3 }, (_, i) => target(`mixed ${i}`))].filter(
+      (t) => !t.startsWith('ab') || flatAb.includes(t),
+    );
     const root = await store.tree([
       { mode: TREE_MODE, name: 'ab', oid: await store.tree(inSub.map((t) => ({ mode: BLOB_MODE, name: t.slice(2), oid: b }))) },
       ...flat.map((t) => ({ mode: BLOB_MODE, name: t, oid: b })),

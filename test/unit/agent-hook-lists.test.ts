@@ -40,19 +40,34 @@ describe('jsonAnswer', () => {
 
 describe('one merge for grouped and flat hook lists', () => {
   const cases = [
-    ['grouped (Claude Code)', mergeAgentSettings, unmergeAgentSettings, AGENTS.claude, '{\n    "hooks": {\n        "Stop": [{ "hooks": [{ "type": "command", "command": "theirs" }] }],\n        "Notification": []\n    },\n    "theme": "dark"\n}\n'],
-    ['flat (Cursor)', mergeCursorHooks, unmergeCursorHooks, AGENTS.cursor, '{\n  "version": 1,\n  "hooks": {\n    "stop": [{ "command": "theirs" }],\n    "afterFileEdit": []\n  }\n}\n'],
+    [
+      'grouped (Claude Code)',
+      mergeAgentSettings,
+      unmergeAgentSettings,
+      AGENTS.claude,
+      '{\n    "hooks": {\n        "Stop": [{ "hooks": [{ "type": "command", "command": "theirs" }] }],\n        "Notification": []\n    },\n    "theme": "dark"\n}\n',
+    ],
+    [
+      'flat (Cursor)',
+      mergeCursorHooks,
+      unmergeCursorHooks,
+      AGENTS.cursor,
+      '{\n  "version": 1,\n  "hooks": {\n    "stop": [{ "command": "theirs" }],\n    "afterFileEdit": []\n  }\n}\n',
+    ],
   ] as const;
 
-  it.each(cases)('%s: adds ours once, and taking them out gives back the same content, an empty list of theirs kept', (_name, merge, unmerge, adapter, existing) => {
-    const merged = merge(existing, adapter, 'f');
-    expect(merged.changed).toBe(true);
-    expect(merge(merged.text, adapter, 'f')).toEqual({ text: merged.text, changed: false });
-    const back = unmerge(merged.text, adapter, 'f', { createdByInit: false });
-    expect(back.changed).toBe(true);
-    expect(JSON.parse(back.text!)).toEqual(JSON.parse(existing));
-    expect(back.text!.split('\n')[1].match(/^ */)![0]).toBe(existing.split('\n')[1].match(/^ */)![0]);
-  });
+  it.each(cases)(
+    '%s: adds ours once, and taking them out gives back the same content, an empty list of theirs kept',
+    (_name, merge, unmerge, adapter, existing) => {
+      const merged = merge(existing, adapter, 'f');
+      expect(merged.changed).toBe(true);
+      expect(merge(merged.text, adapter, 'f')).toEqual({ text: merged.text, changed: false });
+      const back = unmerge(merged.text, adapter, 'f', { createdByInit: false });
+      expect(back.changed).toBe(true);
+      expect(JSON.parse(back.text!)).toEqual(JSON.parse(existing));
+      expect(back.text!.split('\n')[1].match(/^ */)![0]).toBe(existing.split('\n')[1].match(/^ */)![0]);
+    },
+  );
 
   it.each(cases)('%s: a file init created and that holds only ours is removed', (_name, merge, unmerge, adapter) => {
     expect(unmerge(merge(null, adapter, 'f').text, adapter, 'f', { createdByInit: true })).toEqual({ text: null, changed: true });

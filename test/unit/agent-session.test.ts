@@ -1,8 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { SESSION_IDLE_SECONDS, decidePrompt, decideSessionEnd, decideSessionStart, decideStop, finishedSessions, previousSession, sessionFor } from '../../src/core/agent-session.js';
+import {
+  SESSION_IDLE_SECONDS,
+  decidePrompt,
+  decideSessionEnd,
+  decideSessionStart,
+  decideStop,
+  finishedSessions,
+  previousSession,
+  sessionFor,
+} from '../../src/core/agent-session.js';
 import { currentSession, type SessionState } from '../../src/core/session.js';
 
-const base: SessionState = { session_id: 's1', agent: 'claude', started_at: '2026-01-01T00:00:00Z', started_head: 'a'.repeat(40), wrote_handoff: false, ended_at: null };
+const base: SessionState = {
+  session_id: 's1',
+  agent: 'claude',
+  started_at: '2026-01-01T00:00:00Z',
+  started_head: 'a'.repeat(40),
+  wrote_handoff: false,
+  ended_at: null,
+};
 const start = (own: SessionState | null, sessionId: string, previousWrote: boolean | null) =>
   decideSessionStart(own, { sessionId, agent: 'claude', now: '2026-01-02T00:00:00Z', head: 'b'.repeat(40), previousWrote });
 
@@ -10,7 +26,15 @@ describe('decideSessionStart', () => {
   it('a first session starts a record and says nothing about a previous one', () => {
     const d = start(null, 's1', null);
     expect(d).toEqual({
-      state: { session_id: 's1', agent: 'claude', started_at: '2026-01-02T00:00:00Z', started_head: 'b'.repeat(40), wrote_handoff: false, ended_at: null, seen_at: '2026-01-02T00:00:00Z' },
+      state: {
+        session_id: 's1',
+        agent: 'claude',
+        started_at: '2026-01-02T00:00:00Z',
+        started_head: 'b'.repeat(40),
+        wrote_handoff: false,
+        ended_at: null,
+        seen_at: '2026-01-02T00:00:00Z',
+      },
       continuing: false,
       previousEndedWithout: false,
     });
@@ -56,7 +80,11 @@ describe('several sessions in one worktree', () => {
   });
 
   it('the current session: the one HANDOFF_SESSION_ID names while live, else the live one that started last', () => {
-    const records = [rec('a', '2026-01-01T01:00:00Z'), rec('b', '2026-01-01T02:00:00Z'), rec('c', '2026-01-01T03:00:00Z', { ended_at: '2026-01-01T04:00:00Z' })];
+    const records = [
+      rec('a', '2026-01-01T01:00:00Z'),
+      rec('b', '2026-01-01T02:00:00Z'),
+      rec('c', '2026-01-01T03:00:00Z', { ended_at: '2026-01-01T04:00:00Z' }),
+    ];
     expect(currentSession(records, undefined)?.session_id).toBe('b');
     expect(currentSession(records, 'a')?.session_id).toBe('a');
     expect(currentSession(records, 'c')?.session_id).toBe('b');
@@ -108,6 +136,13 @@ describe('decideSessionEnd and sessionFor', () => {
   });
   it('starts a record for a session the hooks did not see start', () => {
     expect(sessionFor(base, 's1', 'claude', 'T', null)).toBe(base);
-    expect(sessionFor(base, 's2', 'codex', 'T', null)).toEqual({ session_id: 's2', agent: 'codex', started_at: 'T', started_head: null, wrote_handoff: false, ended_at: null });
+    expect(sessionFor(base, 's2', 'codex', 'T', null)).toEqual({
+      session_id: 's2',
+      agent: 'codex',
+      started_at: 'T',
+      started_head: null,
+      wrote_handoff: false,
+      ended_at: null,
+    });
   });
 });

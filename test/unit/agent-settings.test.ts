@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { AGENTS } from '../../src/agents/index.js';
 import { TRIGGER_LINE } from '../../src/agents/types.js';
-import { addTriggerLine, disableCodexHooks, enableCodexHooks, hookCommand, mergeAgentSettings, removeTriggerLine, unmergeAgentSettings, SettingsError } from '../../src/agents/settings.js';
+import {
+  addTriggerLine,
+  disableCodexHooks,
+  enableCodexHooks,
+  hookCommand,
+  mergeAgentSettings,
+  removeTriggerLine,
+  unmergeAgentSettings,
+  SettingsError,
+} from '../../src/agents/settings.js';
 
 const existing = `{
     "model": "opus",
@@ -46,7 +55,12 @@ describe('mergeAgentSettings', () => {
     const g = JSON.parse(mergeAgentSettings('{"theme":"dark"}', AGENTS.gemini, '.gemini/settings.json').text!);
     expect(g.theme).toBe('dark');
     expect(Object.keys(g.hooks)).toEqual(['SessionStart', 'BeforeAgent', 'PreCompress', 'AfterAgent', 'SessionEnd']);
-    expect(g.hooks.BeforeAgent[0].hooks[0]).toEqual({ name: 'git-handoff-user-prompt-submit', type: 'command', command: hookCommand('user-prompt-submit', 'gemini'), timeout: 30000 });
+    expect(g.hooks.BeforeAgent[0].hooks[0]).toEqual({
+      name: 'git-handoff-user-prompt-submit',
+      type: 'command',
+      command: hookCommand('user-prompt-submit', 'gemini'),
+      timeout: 30000,
+    });
   });
 
   it('refuses settings it cannot merge into without guessing', () => {
@@ -71,7 +85,10 @@ describe('unmergeAgentSettings', () => {
     const onlyCodex = unmergeAgentSettings(both, AGENTS.claude, 'x', { createdByInit: true });
     expect(JSON.stringify(JSON.parse(onlyCodex.text!))).not.toContain('--agent claude');
     expect(JSON.stringify(JSON.parse(onlyCodex.text!))).toContain('--agent codex');
-    expect(unmergeAgentSettings(mergeAgentSettings(null, AGENTS.claude, 'x').text, AGENTS.claude, 'x', { createdByInit: true })).toEqual({ text: null, changed: true });
+    expect(unmergeAgentSettings(mergeAgentSettings(null, AGENTS.claude, 'x').text, AGENTS.claude, 'x', { createdByInit: true })).toEqual({
+      text: null,
+      changed: true,
+    });
     expect(unmergeAgentSettings(existing, AGENTS.claude, 'x', { createdByInit: false })).toEqual({ text: existing, changed: false });
   });
 });

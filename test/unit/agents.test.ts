@@ -9,7 +9,9 @@ describe('agent output formats', () => {
   it('Claude Code: additionalContext on SessionStart/UserPromptSubmit, decision block on Stop, systemMessage for PreCompact, nothing for SessionEnd', () => {
     const c = AGENTS.claude;
     expect(json(c.render('session-start', { context: 'CTX' }))).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'CTX' } });
-    expect(json(c.render('user-prompt-submit', { context: 'CTX' }))).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'CTX' } });
+    expect(json(c.render('user-prompt-submit', { context: 'CTX' }))).toEqual({
+      hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'CTX' },
+    });
     expect(json(c.render('stop', { blockStop: 'WHY' }))).toEqual({ decision: 'block', reason: 'WHY' });
     expect(json(c.render('pre-compact', { userMessage: 'SEE' }))).toEqual({ systemMessage: 'SEE' });
     expect(c.render('session-end', reply)).toBe('');
@@ -29,7 +31,9 @@ describe('agent output formats', () => {
   it('Gemini CLI: BeforeAgent context, AfterAgent deny with reason, JSON only', () => {
     const g = AGENTS.gemini;
     expect(json(g.render('session-start', { context: 'CTX' }))).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'CTX' } });
-    expect(json(g.render('user-prompt-submit', { context: 'CTX' }))).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'CTX' } });
+    expect(json(g.render('user-prompt-submit', { context: 'CTX' }))).toEqual({
+      hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'CTX' },
+    });
     expect(json(g.render('stop', { blockStop: 'WHY' }))).toEqual({ decision: 'deny', reason: 'WHY' });
     expect(json(g.render('pre-compact', { userMessage: 'SEE' }))).toEqual({ systemMessage: 'SEE' });
     for (const ev of ['session-start', 'user-prompt-submit', 'stop', 'pre-compact', 'session-end'] as const) {
@@ -51,7 +55,9 @@ describe('agent events and input', () => {
   });
 
   it('normalizes the fields the agents send and reports bad input without throwing', () => {
-    const r = parseHookInput(JSON.stringify({ session_id: 'abc', transcript_path: '/t', cwd: '/w', hook_event_name: 'Stop', stop_hook_active: true, permission_mode: 'default' }));
+    const r = parseHookInput(
+      JSON.stringify({ session_id: 'abc', transcript_path: '/t', cwd: '/w', hook_event_name: 'Stop', stop_hook_active: true, permission_mode: 'default' }),
+    );
     expect(r).toMatchObject({ input: { sessionId: 'abc', cwd: '/w', nativeEvent: 'Stop', stopHookActive: true, prompt: null } });
     expect(parseHookInput('')).toEqual({ problem: expect.stringContaining('no hook input') });
     expect(parseHookInput('{oops')).toEqual({ problem: expect.stringContaining('not JSON') });

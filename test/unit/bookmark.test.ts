@@ -87,7 +87,9 @@ describe('renderBookmark', () => {
   });
 
   it('omits empty sections and flattens multi-line and long values', () => {
-    const out = renderBookmark(view({ status: 'paused', cursor: { next_step: 'one\n  two', pending_questions: [] }, guards: [], soft_context: { tone: '', notes: [] } }));
+    const out = renderBookmark(
+      view({ status: 'paused', cursor: { next_step: 'one\n  two', pending_questions: [] }, guards: [], soft_context: { tone: '', notes: [] } }),
+    );
     expect(out).not.toMatch(/Guards|Soft context|Open tracks|Recent commits/);
     expect(out).toContain('  next step: one two\n');
     const long = renderBookmark(view({ cursor: { last_discussed: 'x'.repeat(400) } }));

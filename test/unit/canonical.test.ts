@@ -14,11 +14,32 @@ const stored = (input: Record<string, unknown>) => {
 
 describe('canonical YAML', () => {
   it('writes keys in schema order, unknown keys after them in input order', () => {
-    const text = stored({ zulu: 1, guards: ['g'], alpha: 'a', summary: 's', status: 'paused', cursor: { next_step: 'go on', extra: true, last_discussed: 'l' } });
-    const top = text.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(':')[0]);
+    const text = stored({
+      zulu: 1,
+      guards: ['g'],
+      alpha: 'a',
+      summary: 's',
+      status: 'paused',
+      cursor: { next_step: 'go on', extra: true, last_discussed: 'l' },
+    });
+    const top = text
+      .split('\n')
+      .filter((l) => /^\S/.test(l))
+      .map((l) => l.split(':')[0]);
     expect(top).toEqual([
-      'schema', 'status', 'summary', 'cursor', 'soft_context', 'open_tracks', 'ask_user', 'guards',
-      'memory_updates', 'continuation_refs', 'consolidation', 'zulu', 'alpha',
+      'schema',
+      'status',
+      'summary',
+      'cursor',
+      'soft_context',
+      'open_tracks',
+      'ask_user',
+      'guards',
+      'memory_updates',
+      'continuation_refs',
+      'consolidation',
+      'zulu',
+      'alpha',
     ]);
     expect(text).toContain('cursor:\n  last_discussed: l\n  pending_questions: []\n  next_step: go on\n  extra: true\n');
   });
@@ -82,11 +103,81 @@ describe('canonical YAML', () => {
 
 // Strings made of the characters YAML gives meaning to, plus ordinary and wide text.
 const TRICKY = [
-  'a', 'Z', '_', '0', '7', ' ', '\n', '\t', '\r', '"', "'", '#', ':', '-', '?', '|', '>', '!', '&', '*', '%', '@', '`',
-  '{', '}', '[', ']', ',', '\\', '.', '~', '=', '\u0085', '\u2028', '\ufeff', '\u00a0', 'é', '中', '😀', '\u0000', '\u007f',
+  'a',
+  'Z',
+  '_',
+  '0',
+  '7',
+  ' ',
+  '\n',
+  '\t',
+  '\r',
+  '"',
+  "'",
+  '#',
+  ':',
+  '-',
+  '?',
+  '|',
+  '>',
+  '!',
+  '&',
+  '*',
+  '%',
+  '@',
+  '`',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  '\\',
+  '.',
+  '~',
+  '=',
+  '\u0085',
+  '\u2028',
+  '\ufeff',
+  '\u00a0',
+  'é',
+  '中',
+  '😀',
+  '\u0000',
+  '\u007f',
 ];
-const WORDS = ['true', 'False', 'null', 'NULL', '~', 'yes', 'NO', 'on', '.nan', '.inf', '-.Inf', '1e3', '0x1f', '0o7', '12:30',
-  '2026-01-01', '- a', '? x', '', ' lead', 'trail ', 'a: b', 'a #b', '#c', '0', '-1', '+1', '1_000', 'deadbeef12', '1234567', '12345e7'];
+const WORDS = [
+  'true',
+  'False',
+  'null',
+  'NULL',
+  '~',
+  'yes',
+  'NO',
+  'on',
+  '.nan',
+  '.inf',
+  '-.Inf',
+  '1e3',
+  '0x1f',
+  '0o7',
+  '12:30',
+  '2026-01-01',
+  '- a',
+  '? x',
+  '',
+  ' lead',
+  'trail ',
+  'a: b',
+  'a #b',
+  '#c',
+  '0',
+  '-1',
+  '+1',
+  '1_000',
+  'deadbeef12',
+  '1234567',
+  '12345e7',
+];
 const trickyString = fc.oneof(
   fc.constantFrom(...WORDS),
   fc.array(fc.constantFrom(...TRICKY), { maxLength: 12 }).map((cs) => cs.join('')),
@@ -112,7 +203,10 @@ const handoffLike = fc.record(
     session_id: trickyString,
     status: fc.constantFrom('active', 'paused', 'done'),
     summary: trickyString,
-    cursor: fc.record({ last_discussed: trickyString, pending_questions: fc.array(trickyString, { maxLength: 3 }), next_step: trickyString }, { requiredKeys: [] }),
+    cursor: fc.record(
+      { last_discussed: trickyString, pending_questions: fc.array(trickyString, { maxLength: 3 }), next_step: trickyString },
+      { requiredKeys: [] },
+    ),
     soft_context: fc.record({ tone: trickyString, notes: strings }, { requiredKeys: [] }),
     open_tracks: fc.array(fc.record({ name: trickyString.filter(Boolean), readiness: trickyString, entry_point: trickyString }), { maxLength: 3 }),
     guards: strings,

@@ -6,7 +6,14 @@ import type { Io } from '../../src/app/io.js';
 function fakeIo() {
   const out: string[] = [];
   const err: string[] = [];
-  const io: Io = { out: (t) => out.push(t), err: (l) => err.push(l), json: (d) => out.push(JSON.stringify(d)), color: false, paint: plainPainter, stdinIsTTY: true };
+  const io: Io = {
+    out: (t) => out.push(t),
+    err: (l) => err.push(l),
+    json: (d) => out.push(JSON.stringify(d)),
+    color: false,
+    paint: plainPainter,
+    stdinIsTTY: true,
+  };
   return { io, out, err };
 }
 

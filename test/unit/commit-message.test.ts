@@ -8,7 +8,10 @@ import { bodyOf, parseTrailers, subjectLine } from '../../src/core/commit-messag
 describe('the one commit-message reader', () => {
   const T = 'a'.repeat(40);
   it.each([
-    [`handoff: x\n\nHandoff-Kind: version\nHandoff-Target: ${T}\nHandoff-Branch: main\n`, { 'Handoff-Kind': 'version', 'Handoff-Target': T, 'Handoff-Branch': 'main' }],
+    [
+      `handoff: x\n\nHandoff-Kind: version\nHandoff-Target: ${T}\nHandoff-Branch: main\n`,
+      { 'Handoff-Kind': 'version', 'Handoff-Target': T, 'Handoff-Branch': 'main' },
+    ],
     ['s\n\nbody\n\nRefs: #1\n  and #2\nKey: one\nKey: two\n', { Refs: '#1 and #2', Key: 'two' }],
     ['s\r\n\r\nA-B: c\r\n', { 'A-B': 'c' }],
     ['s\n\nbody\n\nA: b\n \t\n', { A: 'b' }],

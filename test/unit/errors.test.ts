@@ -2,13 +2,26 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import * as errors from '../../src/errors.js';
-import { ExternalFailure, GhFailed, HandoffError, InternalError, isHandoffError, NotARepository, ProviderFailed, Refused, UsageError } from '../../src/errors.js';
+import {
+  ExternalFailure,
+  GhFailed,
+  HandoffError,
+  InternalError,
+  isHandoffError,
+  NotARepository,
+  ProviderFailed,
+  Refused,
+  UsageError,
+} from '../../src/errors.js';
 
 type ErrorClass = typeof HandoffError;
-const classes = Object.entries(errors).filter((e): e is [string, ErrorClass] => typeof e[1] === 'function' && (e[1] === HandoffError || e[1].prototype instanceof HandoffError));
+const classes = Object.entries(errors).filter(
+  (e): e is [string, ErrorClass] => typeof e[1] === 'function' && (e[1] === HandoffError || e[1].prototype instanceof HandoffError),
+);
 
 /** One of each class, built the way its throw sites build it. */
-const sample = (cls: ErrorClass): HandoffError => (cls === (GhFailed as unknown) ? new GhFailed(['issue', 'view', '7'], 'HTTP 404') : new cls('it went wrong', { field: 'summary' }));
+const sample = (cls: ErrorClass): HandoffError =>
+  cls === (GhFailed as unknown) ? new GhFailed(['issue', 'view', '7'], 'HTTP 404') : new cls('it went wrong', { field: 'summary' });
 
 describe('the error classes', () => {
   it('are all found (the list below is not empty by accident)', () => {
@@ -39,7 +52,9 @@ describe('the error classes', () => {
   it('no throw site uses a family class itself: every refusal has its own code', () => {
     const src = join(__dirname, '../../src');
     const files = (readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
-    const generic = files.flatMap((f) => (readFileSync(join(src, f), 'utf8').match(/new (?:HandoffError|Refused|ExternalFailure|InternalError)\(/g) ?? []).map((m) => `${f}: ${m}`));
+    const generic = files.flatMap((f) =>
+      (readFileSync(join(src, f), 'utf8').match(/new (?:HandoffError|Refused|ExternalFailure|InternalError)\(/g) ?? []).map((m) => `${f}: ${m}`),
+    );
     expect(files.length).toBeGreaterThan(100);
     expect(generic).toEqual([]);
   });
@@ -51,7 +66,12 @@ describe('the error classes', () => {
   it('GhFailed is an external failure that keeps what gh said', () => {
     const e = new GhFailed(['project', 'item-list', '3'], 'not authenticated');
     expect(isHandoffError(e, ExternalFailure)).toBe(true);
-    expect([e.exitCode, e.message, e.detail, e.args]).toEqual([4, 'gh project item-list failed: not authenticated', 'not authenticated', ['project', 'item-list', '3']]);
+    expect([e.exitCode, e.message, e.detail, e.args]).toEqual([
+      4,
+      'gh project item-list failed: not authenticated',
+      'not authenticated',
+      ['project', 'item-list', '3'],
+    ]);
   });
 });
 

@@ -38,10 +38,35 @@ describe('readScalar: one meaning, YAML 1.2 core as js-yaml reads it', () => {
 
   // The forms a hand-written value takes; each is checked against js-yaml itself.
   const value = fc.oneof(
-    fc.constantFrom('', '~', 'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'yes', 'no', 'on', 'off', 'Yes', 'tRuE', 'nulls', 'active', 'High', 'feature/x', 'a b'),
+    fc.constantFrom(
+      '',
+      '~',
+      'null',
+      'Null',
+      'NULL',
+      'true',
+      'True',
+      'TRUE',
+      'false',
+      'False',
+      'yes',
+      'no',
+      'on',
+      'off',
+      'Yes',
+      'tRuE',
+      'nulls',
+      'active',
+      'High',
+      'feature/x',
+      'a b',
+    ),
     fc.stringMatching(/^[a-z][a-z0-9/_.-]{0,12}$/),
     fc.tuple(fc.constantFrom('active', 'x y', 'yes', 'true'), fc.constantFrom(' # c', '  #c', '\t# c')).map(([v, c]) => v + c),
-    fc.string({ maxLength: 12 }).filter((s) => !/[\n\r\u2028\u2029\u0085]/.test(s)).map((s) => JSON.stringify(s)),
+    fc
+      .string({ maxLength: 12 })
+      .filter((s) => !/[\n\r\u2028\u2029\u0085]/.test(s))
+      .map((s) => JSON.stringify(s)),
     fc.stringMatching(/^[^'\n\r]{0,10}$/).map((s) => `'${s}'`),
   );
   it('agrees with js-yaml on every value that is text, a boolean or null there', () => {

@@ -56,7 +56,14 @@ describe('handoff document validation', () => {
       References: '[gone](../src/missing.ts) and `src/also-missing.ts:12` and <https://example.com> and [site](https://x.y/z)',
     });
     const problems = validateHandoffDoc(text, facts());
-    expect(problems.map((p) => p.code).sort()).toEqual(['missing-path', 'missing-path', 'missing-section', 'placeholder', 'unknown-receipt', 'unknown-receipt']);
+    expect(problems.map((p) => p.code).sort()).toEqual([
+      'missing-path',
+      'missing-path',
+      'missing-section',
+      'placeholder',
+      'unknown-receipt',
+      'unknown-receipt',
+    ]);
     expect(problems.find((p) => p.code === 'missing-section')!.message).toBe('missing section Guards (约束 / Не делать)');
     expect(problems.find((p) => p.code === 'placeholder')).toMatchObject({ line: expect.any(Number), message: expect.stringContaining('{{the next steps}}') });
     expect(problems.filter((p) => p.code === 'missing-path').map((p) => p.message)).toEqual([
@@ -81,7 +88,10 @@ describe('handoff document validation', () => {
   });
 
   it('ignores placeholders, paths and receipts inside SEED, and paths inside code fences', () => {
-    const text = doc({ 'Where it stopped': '```\ncat src/nothere.ts `src/nothere.ts`\n```' }, '<!-- SEED:BEGIN -->\n{{x}} receipt: nope `src/gone.ts`\n<!-- SEED:END -->');
+    const text = doc(
+      { 'Where it stopped': '```\ncat src/nothere.ts `src/nothere.ts`\n```' },
+      '<!-- SEED:BEGIN -->\n{{x}} receipt: nope `src/gone.ts`\n<!-- SEED:END -->',
+    );
     expect(validateHandoffDoc(text, facts())).toEqual([]);
   });
 
@@ -92,8 +102,12 @@ describe('handoff document validation', () => {
 
   it('takes headings in any of the three languages, any level, with decorations', () => {
     const names = (lang: Lang) => SECTIONS.map((s) => s.names[lang]);
-    const zh = names('zh').map((n) => `## ${n}\n\nx\n`).join('\n');
-    const ru = names('ru').map((n, i) => `### ${i + 1}. ${n}:\n\nx\n`).join('\n');
+    const zh = names('zh')
+      .map((n) => `## ${n}\n\nx\n`)
+      .join('\n');
+    const ru = names('ru')
+      .map((n, i) => `### ${i + 1}. ${n}:\n\nx\n`)
+      .join('\n');
     const mixed = `## Goal (what)\n\n## 已完成\n\n## Где остановились\n\n## NEXT STEPS\n\n## 待决问题\n\n## Не делать\n\n## References ##\n`;
     for (const t of [zh, ru, mixed]) expect(sectionsPresent(t).size).toBe(7);
   });
@@ -207,7 +221,20 @@ describe('the seed prompt', () => {
   });
 
   it('restores an authorization, and says when it is void', () => {
-    const auth = { id: 'authorize-3-x', kind: 'authorize', scope: 'merge PR #4 after green checks', retries: 3, commit: 'f'.repeat(40), pr: { number: 4, url: 'https://github.com/acme/widgets/pull/4', headRefOid: 'f'.repeat(40), baseRefName: 'main', checks: [{ name: 'ci', status: 'COMPLETED', conclusion: 'SUCCESS' }] } } as Receipt;
+    const auth = {
+      id: 'authorize-3-x',
+      kind: 'authorize',
+      scope: 'merge PR #4 after green checks',
+      retries: 3,
+      commit: 'f'.repeat(40),
+      pr: {
+        number: 4,
+        url: 'https://github.com/acme/widgets/pull/4',
+        headRefOid: 'f'.repeat(40),
+        baseRefName: 'main',
+        checks: [{ name: 'ci', status: 'COMPLETED', conclusion: 'SUCCESS' }],
+      },
+    } as Receipt;
     const valid = renderSeed({ ...input, authorization: { receipt: auth, valid: true, reason: null, retriesLeft: 2 } });
     expect(valid).toContain('Delivery authorization: authorize-3-x\n  Scope: merge PR #4 after green checks\n  Retries left: 2 of 3\n');
     expect(valid).toContain('  Checks: ci=success\n  Holds: a session switch');
@@ -240,7 +267,15 @@ describe('the remote as the seed names it', () => {
 });
 
 describe('github provider helpers', () => {
-  const r = { id: 'handoff-12-0123456789ab', kind: 'handoff', workItem: 'github:acme/widgets#12', fromStatus: 'in-progress', toStatus: 'in-progress', commit: 'c'.repeat(40), receiptIds: [] } as unknown as Receipt;
+  const r = {
+    id: 'handoff-12-0123456789ab',
+    kind: 'handoff',
+    workItem: 'github:acme/widgets#12',
+    fromStatus: 'in-progress',
+    toStatus: 'in-progress',
+    commit: 'c'.repeat(40),
+    receiptIds: [],
+  } as unknown as Receipt;
   it('a receipt comment carries its id and status', () => {
     const body = receiptComment(r);
     expect(commentCarries(body, r)).toBe(true);
@@ -254,7 +289,12 @@ describe('github provider helpers', () => {
     expect(markdownSection(body, ['Criteria'])).toBeNull();
   });
   it('reads the delivery config', () => {
-    expect(parseDeliveryConfig('{"repository":"acme/widgets","project":3,"statusField":"Stage"}')).toEqual({ repository: 'acme/widgets', project: 3, projectOwner: null, statusField: 'Stage' });
+    expect(parseDeliveryConfig('{"repository":"acme/widgets","project":3,"statusField":"Stage"}')).toEqual({
+      repository: 'acme/widgets',
+      project: 3,
+      projectOwner: null,
+      statusField: 'Stage',
+    });
     expect(parseDeliveryConfig('{"github":{"project":"4","owner":"acme-org"}}')).toMatchObject({ project: 4, projectOwner: 'acme-org' });
     expect(parseDeliveryConfig('{"project":"x"}')).toMatchObject({ problem: expect.stringContaining('project number') });
   });

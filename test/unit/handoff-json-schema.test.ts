@@ -54,7 +54,12 @@ describe('handoff JSON Schema', () => {
 });
 
 describe('checkArgs', () => {
-  const tool = { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer', minimum: 0 }, order: { type: 'string', enum: ['newest', 'relevance'] } }, required: ['query'], additionalProperties: false };
+  const tool = {
+    type: 'object',
+    properties: { query: { type: 'string' }, limit: { type: 'integer', minimum: 0 }, order: { type: 'string', enum: ['newest', 'relevance'] } },
+    required: ['query'],
+    additionalProperties: false,
+  };
   it.each([
     [{ query: 'x', limit: 3 }, null],
     [{}, 'query is required'],

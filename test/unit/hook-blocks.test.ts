@@ -22,19 +22,29 @@ describe('husky blocks', () => {
 
   it('round-trips any script without our markers', () => {
     fc.assert(
-      fc.property(fc.array(fc.string().filter((s) => !s.includes('\n') && !s.includes('git-handoff')), { maxLength: 8 }), (lines) => {
-        const text = lines.join('\n');
-        const added = withBlock(text, huskyBlock('post-commit'));
-        expect(hasBlock(added)).toBe(true);
-        expect(withBlock(added, huskyBlock('post-commit'))).toBe(added);
-        expect(withoutBlock(added)).toBe(text === '' ? '' : text);
-      }),
+      fc.property(
+        fc.array(
+          fc.string().filter((s) => !s.includes('\n') && !s.includes('git-handoff')),
+          { maxLength: 8 },
+        ),
+        (lines) => {
+          const text = lines.join('\n');
+          const added = withBlock(text, huskyBlock('post-commit'));
+          expect(hasBlock(added)).toBe(true);
+          expect(withBlock(added, huskyBlock('post-commit'))).toBe(added);
+          expect(withoutBlock(added)).toBe(text === '' ? '' : text);
+        },
+      ),
     );
   });
 
-  it('the post-rewrite block hands git\'s list on to the rest of the script', () => {
+  it("the post-rewrite block hands git's list on to the rest of the script", () => {
     const script = `${huskyBlock('post-rewrite')}echo "rest: $(cat)"\n`;
-    const r = spawnSync('sh', ['-e', '-c', script, 'post-rewrite', 'amend'], { input: 'a b\nc d\n', env: { PATH: '/usr/bin:/bin', HANDOFF_SKIP: '1' }, encoding: 'utf8' });
+    const r = spawnSync('sh', ['-e', '-c', script, 'post-rewrite', 'amend'], {
+      input: 'a b\nc d\n',
+      env: { PATH: '/usr/bin:/bin', HANDOFF_SKIP: '1' },
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('rest: a b\nc d\n');
   });

@@ -10,7 +10,7 @@ describe('commits git makes on the way (the commit hooks stay quiet)', () => {
     ['rebase -i (squash): feat: x', true],
     ['cherry-pick: feat: x', true],
     ['revert: Revert "feat: x"', true],
-    ['merge side: Merge made by the \'ort\' strategy.', true],
+    ["merge side: Merge made by the 'ort' strategy.", true],
     ['pull: Fast-forward', true],
     ['am: feat: x', true],
     ['commit (merge): Merge branch side', true],
@@ -38,7 +38,7 @@ describe('commits git makes on the way (the commit hooks stay quiet)', () => {
     expect(isSequencerCommand(argv)).toBe(want);
   });
 
-  it("recognises the message `git revert` writes", () => {
+  it('recognises the message `git revert` writes', () => {
     expect(isRevertMessage(`Revert "feat: x"\n\nThis reverts commit ${H}.\n`)).toBe(true);
     expect(isRevertMessage('feat: x\n\nThis reverts commit abc.\n')).toBe(false);
     expect(isRevertMessage(`feat: x\n\nnot at the start: This reverts commit ${H}.\n`)).toBe(false);

@@ -22,10 +22,22 @@ describe('remoteDisagreements', () => {
   const values = { backlog: 'Todo', 'in-progress': 'In Progress', 'ready-for-review': 'Review', done: 'Done' } as const;
   const board = { statusField: 'Status', handoffDocField: 'Handoff doc' };
   it('agrees when the board shows our state through statusValues and the document', () => {
-    expect(remoteDisagreements({ state: 'in-progress', handoffDoc: 'docs/HANDOFF-1.md' }, { issueState: 'OPEN', boardStatus: 'in progress', boardHandoffDoc: 'docs/HANDOFF-1.md', ...board }, values)).toEqual([]);
+    expect(
+      remoteDisagreements(
+        { state: 'in-progress', handoffDoc: 'docs/HANDOFF-1.md' },
+        { issueState: 'OPEN', boardStatus: 'in progress', boardHandoffDoc: 'docs/HANDOFF-1.md', ...board },
+        values,
+      ),
+    ).toEqual([]);
   });
   it('names each difference', () => {
-    expect(remoteDisagreements({ state: 'done', handoffDoc: 'docs/HANDOFF-1.md' }, { issueState: 'OPEN', boardStatus: null, boardHandoffDoc: 'docs/other.md', ...board }, values)).toEqual([
+    expect(
+      remoteDisagreements(
+        { state: 'done', handoffDoc: 'docs/HANDOFF-1.md' },
+        { issueState: 'OPEN', boardStatus: null, boardHandoffDoc: 'docs/other.md', ...board },
+        values,
+      ),
+    ).toEqual([
       'the issue is still open, our record says done',
       "the board's Status is not set, our record says done ('Done')",
       "the board's Handoff doc is 'docs/other.md', our record says docs/HANDOFF-1.md",
@@ -33,7 +45,9 @@ describe('remoteDisagreements', () => {
   });
   it('without a project only the issue state counts', () => {
     const none = { statusField: null, handoffDocField: null, boardStatus: null, boardHandoffDoc: null };
-    expect(remoteDisagreements({ state: 'in-progress', handoffDoc: null }, { issueState: 'CLOSED', ...none }, values)).toEqual(['the issue is closed, our record says in-progress']);
+    expect(remoteDisagreements({ state: 'in-progress', handoffDoc: null }, { issueState: 'CLOSED', ...none }, values)).toEqual([
+      'the issue is closed, our record says in-progress',
+    ]);
   });
 });
 

@@ -17,8 +17,12 @@ describe('the environment refusing a write is named, not an internal error (issu
   it.each([
     ["fatal: Unable to create '/r/.git/refs/notes/handoff.lock': Read-only file system", 'read-only', '/r/.git/refs/notes/handoff.lock'],
     ['fatal: unable to write loose object file: No space left on device', 'no-space', null],
-    ["error: unable to open /r/.git/objects/ab/x: Permission denied", 'permission', '/r/.git/objects/ab/x'],
-    ["fatal: cannot lock ref 'refs/notes/handoff': Unable to create '/r/.git/./refs/notes/handoff.lock': File exists.", null, '/r/.git/refs/notes/handoff.lock'],
+    ['error: unable to open /r/.git/objects/ab/x: Permission denied', 'permission', '/r/.git/objects/ab/x'],
+    [
+      "fatal: cannot lock ref 'refs/notes/handoff': Unable to create '/r/.git/./refs/notes/handoff.lock': File exists.",
+      null,
+      '/r/.git/refs/notes/handoff.lock',
+    ],
   ])('%s', (text, cause, path) => {
     expect(causeOfText(text)).toBe(cause);
     expect(pathInText(text)).toBe(path);
@@ -34,9 +38,12 @@ describe('the environment refusing a write is named, not an internal error (issu
 
 describe('network budgets', () => {
   it('the reason of a failed step is the error line, not progress', () => {
-    const stderr = 'remote: Enumerating objects: 5, done.\rremote: Counting objects: 100% (5/5), done.\nReceiving objects:  40% (2/5)\rfatal: early EOF\nfatal: fetch-pack: invalid index-pack output\n';
+    const stderr =
+      'remote: Enumerating objects: 5, done.\rremote: Counting objects: 100% (5/5), done.\nReceiving objects:  40% (2/5)\rfatal: early EOF\nfatal: fetch-pack: invalid index-pack output\n';
     expect(reasonOf(stderr)).toBe('fatal: early EOF');
-    expect(reasonOf('fatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\n')).toBe('fatal: Could not read from remote repository.');
+    expect(reasonOf('fatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\n')).toBe(
+      'fatal: Could not read from remote repository.',
+    );
   });
 
   it("keeps the cause git puts on the line after a message ending in ':'", () => {

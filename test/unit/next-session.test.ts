@@ -131,7 +131,10 @@ describe('parseNextSession', () => {
   });
 
   it('round-trips the fields it carries (property)', () => {
-    const line = fc.string({ minLength: 1, maxLength: 20 }).map((s) => s.replace(/[\r\n]/g, ' ').trim()).filter((s) => s !== '' && !/^\(.*\)$/.test(s));
+    const line = fc
+      .string({ minLength: 1, maxLength: 20 })
+      .map((s) => s.replace(/[\r\n]/g, ' ').trim())
+      .filter((s) => s !== '' && !/^\(.*\)$/.test(s));
     const text = fc.array(line, { minLength: 1, maxLength: 3 }).map((ls) => ls.join('\n'));
     const cellText = line.map((s) => s.replace(/<br>/g, ''));
     const handoff = fc.record({

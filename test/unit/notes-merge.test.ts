@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planMerge, resolveConflict, syncAction, type EntryChange } from '../../src/core/notes-merge.js';
 
-const changes = (o: Record<string, [string | null, string | null]>) => new Map<string, EntryChange>(Object.entries(o).map(([k, [base, blob]]) => [k, { base, blob }]));
+const changes = (o: Record<string, [string | null, string | null]>) =>
+  new Map<string, EntryChange>(Object.entries(o).map(([k, [base, blob]]) => [k, { base, blob }]));
 
 describe('planMerge: three-way, entry by entry', () => {
   it.each([
@@ -9,12 +10,30 @@ describe('planMerge: three-way, entry by entry', () => {
     ['only ours changed: nothing to apply', { 'note:a': ['b0', 'b1'] }, {}, [], []],
     ['both changed it the same way', { 'note:a': ['b0', 'b1'] }, { 'note:a': ['b0', 'b1'] }, [], []],
     ['theirs added, ours did not', {}, { 'path:receipts/r2.json': [null, 'r2'] }, [{ key: 'path:receipts/r2.json', blob: 'r2' }], []],
-    ['both added different receipts: both kept', { 'path:receipts/r1.json': [null, 'r1'] }, { 'path:receipts/r2.json': [null, 'r2'] }, [{ key: 'path:receipts/r2.json', blob: 'r2' }], []],
+    [
+      'both added different receipts: both kept',
+      { 'path:receipts/r1.json': [null, 'r1'] },
+      { 'path:receipts/r2.json': [null, 'r2'] },
+      [{ key: 'path:receipts/r2.json', blob: 'r2' }],
+      [],
+    ],
     ['ours removed, theirs changed: the change wins', { 'note:a': ['b0', null] }, { 'note:a': ['b0', 'b2'] }, [{ key: 'note:a', blob: 'b2' }], []],
     ['theirs removed, ours changed: ours stays', { 'note:a': ['b0', 'b1'] }, { 'note:a': ['b0', null] }, [], []],
     ['theirs removed, ours untouched: removed', {}, { 'note:a': ['b0', null] }, [{ key: 'note:a', blob: null }], []],
-    ['both changed differently: a conflict', { 'note:a': ['b0', 'b1'] }, { 'note:a': ['b0', 'b2'] }, [], [{ key: 'note:a', base: 'b0', ours: 'b1', theirs: 'b2' }]],
-    ['both added differently (unrelated histories)', { 'note:a': [null, 'b1'] }, { 'note:a': [null, 'b2'] }, [], [{ key: 'note:a', base: null, ours: 'b1', theirs: 'b2' }]],
+    [
+      'both changed differently: a conflict',
+      { 'note:a': ['b0', 'b1'] },
+      { 'note:a': ['b0', 'b2'] },
+      [],
+      [{ key: 'note:a', base: 'b0', ours: 'b1', theirs: 'b2' }],
+    ],
+    [
+      'both added differently (unrelated histories)',
+      { 'note:a': [null, 'b1'] },
+      { 'note:a': [null, 'b2'] },
+      [],
+      [{ key: 'note:a', base: null, ours: 'b1', theirs: 'b2' }],
+    ],
   ] as const)('%s', (_name, ours, theirs, apply, conflicts) => {
     expect(planMerge(changes(ours as any), changes(theirs as any))).toEqual({ apply, conflicts });
   });

@@ -3,7 +3,13 @@ import { placeOrphans, type Candidate, type Orphan } from '../../src/core/orphan
 import { formatRecord, parseRecord, purgedMessage, tombstone, TOMBSTONE_SUMMARY } from '../../src/core/purge.js';
 
 const hex = (c: string) => c.repeat(40);
-const orphan = (target: string, timestamp: number, patchId: string | null, tree: string | null): Orphan => ({ target, blob: `blob-${target}`, timestamp, patchId, tree });
+const orphan = (target: string, timestamp: number, patchId: string | null, tree: string | null): Orphan => ({
+  target,
+  blob: `blob-${target}`,
+  timestamp,
+  patchId,
+  tree,
+});
 const cand = (id: string, timestamp: number, tree: string, patchId: string | null = null): Candidate => ({ id, timestamp, tree, patchId });
 
 describe('placeOrphans', () => {
@@ -44,19 +50,41 @@ describe('placeOrphans', () => {
   });
 
   it('says when a note records nothing to place it by', () => {
-    expect(placeOrphans([orphan('o', 1, null, null)], [], new Set())[0]).toMatchObject({ to: null, reason: 'the note records neither head_patch_id nor head_tree' });
+    expect(placeOrphans([orphan('o', 1, null, null)], [], new Set())[0]).toMatchObject({
+      to: null,
+      reason: 'the note records neither head_patch_id nor head_tree',
+    });
   });
 });
 
 describe('purge: tombstones and records', () => {
   it('a tombstone keeps only the facts that place it', () => {
-    const t = tombstone({ summary: 'key AKIA...', branch: 'main', head: hex('a'), head_tree: hex('b'), head_patch_id: null, date: '2026-01-01T00:00:00Z', guards: ['x'] });
-    expect(t).toEqual({ schema: 1, status: 'paused', summary: TOMBSTONE_SUMMARY, purged: true, date: '2026-01-01T00:00:00Z', branch: 'main', head: hex('a'), head_tree: hex('b') });
+    const t = tombstone({
+      summary: 'key AKIA...',
+      branch: 'main',
+      head: hex('a'),
+      head_tree: hex('b'),
+      head_patch_id: null,
+      date: '2026-01-01T00:00:00Z',
+      guards: ['x'],
+    });
+    expect(t).toEqual({
+      schema: 1,
+      status: 'paused',
+      summary: TOMBSTONE_SUMMARY,
+      purged: true,
+      date: '2026-01-01T00:00:00Z',
+      branch: 'main',
+      head: hex('a'),
+      head_tree: hex('b'),
+    });
     expect(tombstone(null)).toEqual({ schema: 1, status: 'paused', summary: TOMBSTONE_SUMMARY, purged: true });
   });
 
   it('the purged commit keeps our trailers, not its subject', () => {
-    expect(purgedMessage({ 'Handoff-Kind': 'version', 'Handoff-Target': hex('a'), Other: 'x' }, hex('a'))).toBe(`handoff aaaaaaa: content purged\n\nHandoff-Kind: version\nHandoff-Target: ${hex('a')}\n`);
+    expect(purgedMessage({ 'Handoff-Kind': 'version', 'Handoff-Target': hex('a'), Other: 'x' }, hex('a'))).toBe(
+      `handoff aaaaaaa: content purged\n\nHandoff-Kind: version\nHandoff-Target: ${hex('a')}\n`,
+    );
     expect(purgedMessage({}, hex('b'))).toBe('handoff bbbbbbb: content purged\n');
   });
 

@@ -112,7 +112,11 @@ describe('relay decisions', () => {
     expect(decideRelay(null, { retry: false })).toEqual({ start: true, attempt: 1 });
     expect(decideRelay(rec(attempt(1, 'accepted')), { retry: true })).toMatchObject({ start: false, kind: 'relayed' });
     expect(decideRelay(rec(attempt(1, 'waiting')), { retry: true })).toMatchObject({ start: false, kind: 'waiting' });
-    expect(decideRelay(rec(attempt(1, 'failed', 'bad')), { retry: false })).toMatchObject({ start: false, kind: 'failed', why: expect.stringContaining('failed (bad); run with --retry') });
+    expect(decideRelay(rec(attempt(1, 'failed', 'bad')), { retry: false })).toMatchObject({
+      start: false,
+      kind: 'failed',
+      why: expect.stringContaining('failed (bad); run with --retry'),
+    });
     expect(decideRelay(rec(attempt(1, 'timeout', 'timeout')), { retry: false })).toMatchObject({ why: expect.stringContaining('timed out; run with --retry') });
     expect(decideRelay(rec(attempt(1, 'timeout'), attempt(2, 'interrupted')), { retry: true })).toEqual({ start: true, attempt: 3 });
   });

@@ -113,7 +113,10 @@ describe('normalizeInput accepts and normalizes', () => {
   });
 
   it('derives consolidation.triggered from produced', () => {
-    expect(normalizeInput({ consolidation: { triggered: false, produced: ['docs/a.md'] } }).handoff.consolidation).toEqual({ triggered: true, produced: ['docs/a.md'] });
+    expect(normalizeInput({ consolidation: { triggered: false, produced: ['docs/a.md'] } }).handoff.consolidation).toEqual({
+      triggered: true,
+      produced: ['docs/a.md'],
+    });
     expect(normalizeInput({ consolidation: { triggered: true, produced: [] } }).handoff.consolidation).toEqual({ triggered: false, produced: [] });
   });
 
@@ -145,7 +148,18 @@ describe('withDefaults and userContent', () => {
   });
 
   it('strips the tool-filled fields and schema', () => {
-    const h: Handoff = { schema: 1, summary: 's', date: 'd', branch: null, head: 'h', head_tree: 't', head_patch_id: null, recent_commits: [], content_hashes: {}, extra: 1 };
+    const h: Handoff = {
+      schema: 1,
+      summary: 's',
+      date: 'd',
+      branch: null,
+      head: 'h',
+      head_tree: 't',
+      head_patch_id: null,
+      recent_commits: [],
+      content_hashes: {},
+      extra: 1,
+    };
     expect(userContent(h)).toEqual({ summary: 's', extra: 1 });
   });
 });
@@ -173,7 +187,11 @@ describe('checkStored (notes read back)', () => {
     expect(r.handoff.branch).toBeNull();
   });
 
-  it.each([['a string', 'plain text note'], ['a list', [1]], ['null', null]])('refuses a note that is %s', (_n, v) => {
+  it.each([
+    ['a string', 'plain text note'],
+    ['a list', [1]],
+    ['null', null],
+  ])('refuses a note that is %s', (_n, v) => {
     const r = checkStored(v);
     expect(r.problems.map((p) => p.field)).toEqual(['(note)']);
     expect(String(r.problems[0])).toMatch(/is not a YAML mapping/);
@@ -203,7 +221,10 @@ describe('parseDocument', () => {
     ['a tab indentation', 'summary: s\ncursor:\n\tnext_step: a\n', 3],
     ['a duplicate key', 'summary: a\nstatus: active\nsummary: b\n', 3],
   ])('refuses YAML with %s, naming its line', async (_n, text, line) => {
-    const e = await parseDocument(text).then(() => null, (x: unknown) => x);
+    const e = await parseDocument(text).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(ParseError);
     const pe = e as ParseError;
     expect(pe.message).toMatch(/^invalid YAML at line \d+: /);
@@ -226,7 +247,10 @@ describe('parseDocument', () => {
   it('refuses nested aliases that would expand a small text past the size limit (billion laughs)', async () => {
     const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
     let text = `summary: s\nx_a: &a [${Array(10).fill('xxxxxxxxxx').join(', ')}]\n`;
-    for (let i = 1; i < levels.length; i++) text += `x_${levels[i]}: &${levels[i]} [${Array(10).fill(`*${levels[i - 1]}`).join(', ')}]\n`;
+    for (let i = 1; i < levels.length; i++)
+      text += `x_${levels[i]}: &${levels[i]} [${Array(10)
+        .fill(`*${levels[i - 1]}`)
+        .join(', ')}]\n`;
     expect(text.length).toBeLessThan(1000);
     const started = Date.now();
     await expect(parseDocument(text)).rejects.toThrow(/^invalid YAML: its aliases expand it past \d+ bytes$/);
@@ -240,7 +264,10 @@ describe('parseDocument', () => {
   ])('refuses %s nested past the depth limit, however deep', async (_kind, make) => {
     expect(await parseDocument(make(60))).toMatchObject({ summary: 's' });
     for (const n of [70, 200_000]) {
-      const e = await parseDocument(make(Math.min(n, _kind === 'YAML blocks' ? 1200 : n))).then(() => null, (x: unknown) => x);
+      const e = await parseDocument(make(Math.min(n, _kind === 'YAML blocks' ? 1200 : n))).then(
+        () => null,
+        (x: unknown) => x,
+      );
       expect(e).toBeInstanceOf(ParseError);
       expect((e as Error).message).toMatch(/^invalid (document|YAML)\b/);
     }

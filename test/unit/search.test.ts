@@ -15,8 +15,24 @@ describe('search core', () => {
   });
 
   it('indexes every string: nested, lists, unknown fields; not ids and hashes', () => {
-    const f = searchableFields({ summary: 's', cursor: { next_step: 'n' }, guards: ['g0', 'g1'], open_tracks: [{ name: 'a', readiness: '', entry_point: 'e' }], custom: { deep: ['x'] }, head: 'abc', content_hashes: { a: 'b' } });
-    expect(f).toEqual([['summary', 's'], ['cursor.next_step', 'n'], ['guards[0]', 'g0'], ['guards[1]', 'g1'], ['open_tracks[0].name', 'a'], ['open_tracks[0].entry_point', 'e'], ['custom.deep[0]', 'x']]);
+    const f = searchableFields({
+      summary: 's',
+      cursor: { next_step: 'n' },
+      guards: ['g0', 'g1'],
+      open_tracks: [{ name: 'a', readiness: '', entry_point: 'e' }],
+      custom: { deep: ['x'] },
+      head: 'abc',
+      content_hashes: { a: 'b' },
+    });
+    expect(f).toEqual([
+      ['summary', 's'],
+      ['cursor.next_step', 'n'],
+      ['guards[0]', 'g0'],
+      ['guards[1]', 'g1'],
+      ['open_tracks[0].name', 'a'],
+      ['open_tracks[0].entry_point', 'e'],
+      ['custom.deep[0]', 'x'],
+    ]);
   });
 
   it('needs every term, names the best field, scores the summary above a commit subject', () => {

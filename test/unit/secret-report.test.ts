@@ -25,7 +25,11 @@ describe('the refusal', () => {
 
   it('lists ten hits one by one and counts the rest', () => {
     const hits = scanFields({ guards: Array.from({ length: 13 }, () => f.awsAccessKey()) });
-    const r = describeSecrets(hits, hits.map(() => 1), null);
+    const r = describeSecrets(
+      hits,
+      hits.map(() => 1),
+      null,
+    );
     expect(r.message.match(/AWS access key/g)).toHaveLength(10);
     expect(r.message).toContain('and 3 more');
     expect(r.data.count).toBe(13);

@@ -27,7 +27,35 @@ describe('the rule table', () => {
   it('covers every provider family of gitleaks default rules', () => {
     const families = new Set(SECRET_RULES.map((r) => r.family.toLowerCase()));
     // The families the issue found missed entirely or in part, by name.
-    for (const fam of ['1password', 'adobe', 'age', 'jfrog artifactory', 'azure', 'clickhouse', 'databricks', 'doppler', 'dynatrace', 'fly.io', 'grafana', 'hashicorp', 'notion', 'perplexity', 'planetscale', 'postman', 'pulumi', 'rubygems', 'brevo (sendinblue)', 'shippo', 'sourcegraph', 'square', 'microsoft teams', 'github', 'slack', 'gitlab', 'aws']) {
+    for (const fam of [
+      '1password',
+      'adobe',
+      'age',
+      'jfrog artifactory',
+      'azure',
+      'clickhouse',
+      'databricks',
+      'doppler',
+      'dynatrace',
+      'fly.io',
+      'grafana',
+      'hashicorp',
+      'notion',
+      'perplexity',
+      'planetscale',
+      'postman',
+      'pulumi',
+      'rubygems',
+      'brevo (sendinblue)',
+      'shippo',
+      'sourcegraph',
+      'square',
+      'microsoft teams',
+      'github',
+      'slack',
+      'gitlab',
+      'aws',
+    ]) {
       expect(families, fam).toContain(fam);
     }
   });
@@ -50,7 +78,10 @@ describe('each named rule needs its provider in the field name', () => {
     const v = sample(id);
     for (const text of [`${name}=${v}`, `export ${name}="${v}"`, `${name.toLowerCase()}: ${v}`, `{"${name.toLowerCase()}": "${v}"}`, `${name} = '${v}'`]) {
       const hits = scanText(text);
-      expect(hits.map((h) => h.rule), text).toContain(id);
+      expect(
+        hits.map((h) => h.rule),
+        text,
+      ).toContain(id);
       expect(hits.find((h) => h.rule === id)!.value).toBe(v);
     }
     // Without the provider's name the same value is not that provider's.
@@ -63,7 +94,11 @@ describe('the families and formats the issue names', () => {
     ['GitHub app token ghs_', f.githubClassic('ghs'), 'github-token'],
     ['Slack app token xapp-', sample('slack-app-token'), 'slack-app-token'],
     ['Slack config refresh token xoxe-', `${['xo', 'xe-1-'].join('')}${f.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 146)}`, 'slack-token'],
-    ['Slack workflow webhook', `https://hooks.${'slack'}.com/workflows/T0123ABCD/A0456EFGH/123456789012345678/${f.chars('abcdefghijklmnopqrstuvwxyz0123456789', 24)}`, 'slack-webhook'],
+    [
+      'Slack workflow webhook',
+      `https://hooks.${'slack'}.com/workflows/T0123ABCD/A0456EFGH/123456789012345678/${f.chars('abcdefghijklmnopqrstuvwxyz0123456789', 24)}`,
+      'slack-webhook',
+    ],
     ['GitLab feature-flag client token', ['gl', 'ffct-'].join('') + f.chars('abcdefghijklmnopqrstuvwxyz0123456789', 20), 'gitlab-token'],
     ['GitLab feed token', ['gl', 'ft-'].join('') + f.chars('abcdefghijklmnopqrstuvwxyz0123456789', 20), 'gitlab-token'],
     ['GitLab incoming mail token', ['gl', 'imt-'].join('') + f.chars('abcdefghijklmnopqrstuvwxyz0123456789', 25), 'gitlab-token'],
@@ -233,12 +268,79 @@ const runs = (n: number) => (process.env.SOAK ? { numRuns: Number(process.env.SO
 
 describe('property tests', () => {
   const words = [
-    'token', 'tokens', 'password', 'passwords', 'secret', 'secrets', 'key', 'keys', 'api', 'API', 'auth', 'creds', 'credential',
-    'the', 'a', 'is', 'was', 'not', 'rotate', 'reset', 'revoked', 'expired', 'stored', 'in', 'vault', 'staging', 'prod',
-    'sk-', 'AKIA', 'ghp_', 'xoxb-', 'glpat-', 'ssh-rsa', 'BEGIN', 'PRIVATE', 'KEY', 'eyJ', 'Bearer', 'login', 'done',
-    '=', ':', '=>', ':=', '?=', '"', 'changeme', 'changeme.', 'xxx', '<token>', '${TOKEN}', '${TOKEN:-}', '$(cmd)', '***',
-    'example', 'PWD=/home/dev/work', 'os.environ["KEY"]', 'cfg.auth.token', 'https://example.com/a', 'v1.2.3', '4096',
-    'config', 'deploy', 'migration', 'schema', 'tests', 'CI', 'flaky', 'timeout', 'retry', 'cache', 'review', 'merge',
+    'token',
+    'tokens',
+    'password',
+    'passwords',
+    'secret',
+    'secrets',
+    'key',
+    'keys',
+    'api',
+    'API',
+    'auth',
+    'creds',
+    'credential',
+    'the',
+    'a',
+    'is',
+    'was',
+    'not',
+    'rotate',
+    'reset',
+    'revoked',
+    'expired',
+    'stored',
+    'in',
+    'vault',
+    'staging',
+    'prod',
+    'sk-',
+    'AKIA',
+    'ghp_',
+    'xoxb-',
+    'glpat-',
+    'ssh-rsa',
+    'BEGIN',
+    'PRIVATE',
+    'KEY',
+    'eyJ',
+    'Bearer',
+    'login',
+    'done',
+    '=',
+    ':',
+    '=>',
+    ':=',
+    '?=',
+    '"',
+    'changeme',
+    'changeme.',
+    'xxx',
+    '<token>',
+    '${TOKEN}',
+    '${TOKEN:-}',
+    '$(cmd)',
+    '***',
+    'example',
+    'PWD=/home/dev/work',
+    'os.environ["KEY"]',
+    'cfg.auth.token',
+    'https://example.com/a',
+    'v1.2.3',
+    '4096',
+    'config',
+    'deploy',
+    'migration',
+    'schema',
+    'tests',
+    'CI',
+    'flaky',
+    'timeout',
+    'retry',
+    'cache',
+    'review',
+    'merge',
   ];
 
   it('random prose from a word list never triggers', () => {
@@ -256,14 +358,26 @@ describe('property tests', () => {
   });
 
   it('random values matching a rule always trigger, in any context', () => {
-    const contexts = [(v: string) => `we used ${v} there`, (v: string) => `note: "${v}"`, (v: string) => `["${v}"]`, (v: string) => `(${v})`, (v: string) => v, (v: string) => `- ${v}\n- next`];
+    const contexts = [
+      (v: string) => `we used ${v} there`,
+      (v: string) => `note: "${v}"`,
+      (v: string) => `["${v}"]`,
+      (v: string) => `(${v})`,
+      (v: string) => v,
+      (v: string) => `- ${v}\n- next`,
+    ];
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1 << 30 }), fc.constantFrom(...SECRET_RULES.map((r) => r.id)), fc.integer({ min: 0, max: contexts.length - 1 }), (seed, id, ctx) => {
-        const v = sampler(seed)(id);
-        const name = SAMPLES[id].name;
-        const text = name ? [`${name}=${v}`, `${name}: "${v}"`, `"${name}": "${v}"`, `export ${name}='${v}'`][ctx % 4] : contexts[ctx](v);
-        expect(scanText(text).map((h) => h.rule)).toContain(id);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1 << 30 }),
+        fc.constantFrom(...SECRET_RULES.map((r) => r.id)),
+        fc.integer({ min: 0, max: contexts.length - 1 }),
+        (seed, id, ctx) => {
+          const v = sampler(seed)(id);
+          const name = SAMPLES[id].name;
+          const text = name ? [`${name}=${v}`, `${name}: "${v}"`, `"${name}": "${v}"`, `export ${name}='${v}'`][ctx % 4] : contexts[ctx](v);
+          expect(scanText(text).map((h) => h.rule)).toContain(id);
+        },
+      ),
       runs(400),
     );
   });
@@ -357,7 +471,11 @@ describe('scanText and scanFields', () => {
 
   it('walks nested mappings and lists', () => {
     const g = f.githubClassic();
-    const hits = scanFields({ summary: 'ok', cursor: { pending_questions: ['fine', `use ${g}?`] }, open_tracks: [{ name: 'a', entry_point: `x\n${f.awsAccessKey()}` }] });
+    const hits = scanFields({
+      summary: 'ok',
+      cursor: { pending_questions: ['fine', `use ${g}?`] },
+      open_tracks: [{ name: 'a', entry_point: `x\n${f.awsAccessKey()}` }],
+    });
     expect(hits.map((h) => [h.field, h.line])).toEqual([
       ['cursor.pending_questions[1]', 1],
       ['open_tracks[0].entry_point', 2],

@@ -67,7 +67,18 @@ describe('the substantive-commit rule', () => {
 describe('due', () => {
   it('names the newest commit with a non-excluded subject, or null', () => {
     expect(dueFrom([])).toBeNull();
-    expect(dueFrom([{ id: 'c2', subject: 'docs: x' }, { id: 'c1', subject: 'fix typo' }])).toBeNull();
-    expect(dueFrom([{ id: 'c3', subject: 'chore: x' }, { id: 'c2', subject: 'feat: y' }, { id: 'c1', subject: 'fix: z' }])).toEqual({ rule: 'commit-since-handoff', commit: 'c2' });
+    expect(
+      dueFrom([
+        { id: 'c2', subject: 'docs: x' },
+        { id: 'c1', subject: 'fix typo' },
+      ]),
+    ).toBeNull();
+    expect(
+      dueFrom([
+        { id: 'c3', subject: 'chore: x' },
+        { id: 'c2', subject: 'feat: y' },
+        { id: 'c1', subject: 'fix: z' },
+      ]),
+    ).toEqual({ rule: 'commit-since-handoff', commit: 'c2' });
   });
 });

@@ -13,7 +13,13 @@ const topicFile = (head: string[], body: string[]) => `---\n${head.join('\n')}\n
 
 describe('scanActiveTopic', () => {
   it.each([
-    ['two dated entries', topicFile(['topic: parser', 'status: active', 'fidelity: High'], ['', '## 2026-01-01T10:00:00Z first', 'body', '', '## 2026-01-01T11:00:00Z second', 'body', ''])],
+    [
+      'two dated entries',
+      topicFile(
+        ['topic: parser', 'status: active', 'fidelity: High'],
+        ['', '## 2026-01-01T10:00:00Z first', 'body', '', '## 2026-01-01T11:00:00Z second', 'body', ''],
+      ),
+    ],
     ['undated and dated', topicFile(['status: active'], ['## decided the API', '## 2026-03-01 11:50 parser', '## 2026-03-01T13:50+02:00 — in Berlin'])],
     ['headings in fences do not count', topicFile(['status: active'], ['## one', '```md', '## not an entry', '```', '~~~', '## nor this', '~~~', '## two'])],
     ['a longer fence closes only with as long a run', topicFile(['status: active'], ['````', '```', '## inside', '````', '## outside'])],
@@ -28,7 +34,20 @@ describe('scanActiveTopic', () => {
     ['U+2028 goes to the definition', '---\nstatus: active\n---\n## a\u2028#\n'],
     ['closing with dots and trailing blanks', '---  \nstatus: active\n... \t\n## a'],
     ['empty front matter', '---\n---\n## a'],
-    ['times that are not times', topicFile(['status: active'], ['## 2026-13-45T99:99:00Z', '## 2026-01-01T24:00:00Z', '## 2026-01-01T10:00:00Zx', '## 2026-01-01T10:00:00+0200', '## \t2026-01-01T10:00:00Z tab', '## 2026-01-01T10:00:00.123456Z'])],
+    [
+      'times that are not times',
+      topicFile(
+        ['status: active'],
+        [
+          '## 2026-13-45T99:99:00Z',
+          '## 2026-01-01T24:00:00Z',
+          '## 2026-01-01T10:00:00Zx',
+          '## 2026-01-01T10:00:00+0200',
+          '## \t2026-01-01T10:00:00Z tab',
+          '## 2026-01-01T10:00:00.123456Z',
+        ],
+      ),
+    ],
   ])('%s: as the definition reads it', (_name, text) => {
     expect(scanActiveTopic(text)).toEqual(reference(text));
   });
@@ -41,22 +60,76 @@ describe('scanActiveTopic', () => {
   });
 
   it('counts entries, undated ones and the newest time', () => {
-    const s = scanActiveTopic(topicFile(['status: active', 'topic: t'], ['## 2026-01-01T10:00:00Z a', '## undated', '## 2026-01-02 b', '```', '## 2027-01-01T00:00:00Z fenced', '```']));
+    const s = scanActiveTopic(
+      topicFile(['status: active', 'topic: t'], ['## 2026-01-01T10:00:00Z a', '## undated', '## 2026-01-02 b', '```', '## 2027-01-01T00:00:00Z fenced', '```']),
+    );
     expect(s).toEqual({ data: { status: 'active', topic: 't' }, entries: 3, undated: 1, newest: Date.parse('2026-01-02T00:00Z') });
   });
 });
 
 // Random topic files built from the pieces that matter, with the odd character in between.
-const dates = ['2026-03-01T11:50:00Z', '2026-03-01T11:50:00.250Z', '2026-03-01T11:50:30+02:00', '2026-03-01T11:50-0500', '2026-03-01 11:50', '2026-03-01', '2026-02-31T10:00:00Z', '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z', '0001-01-01T00:00:00Z', '20260301T1150'];
+const dates = [
+  '2026-03-01T11:50:00Z',
+  '2026-03-01T11:50:00.250Z',
+  '2026-03-01T11:50:30+02:00',
+  '2026-03-01T11:50-0500',
+  '2026-03-01 11:50',
+  '2026-03-01',
+  '2026-02-31T10:00:00Z',
+  '2026-13-01T00:00:00Z',
+  '2026-01-01T24:00:00Z',
+  '0001-01-01T00:00:00Z',
+  '20260301T1150',
+];
 const words = ['', 'x', 'first', 'decided the API', '—', ', then', ': a', ') b', '-', 'Z', '#', '##', '#12', '\u00a0', '\t', ' ', '```', '~~~'];
 const headLine = fc.oneof(
-  fc.tuple(fc.constantFrom('status', 'topic', 'fidelity', 'closing', 'other', 'status ', ' status', '_k-1'), fc.constantFrom(':', ': ', ':\t', ' :'), fc.constantFrom('active', 'closed', '"active"', "'active'", 'active # c', 'active  ', 'High', 'light', 'true', 'yes', 'no', '~', 'null', '', '"a # b" # c', "'it''s'", 'a\\"b'))
+  fc
+    .tuple(
+      fc.constantFrom('status', 'topic', 'fidelity', 'closing', 'other', 'status ', ' status', '_k-1'),
+      fc.constantFrom(':', ': ', ':\t', ' :'),
+      fc.constantFrom(
+        'active',
+        'closed',
+        '"active"',
+        "'active'",
+        'active # c',
+        'active  ',
+        'High',
+        'light',
+        'true',
+        'yes',
+        'no',
+        '~',
+        'null',
+        '',
+        '"a # b" # c',
+        "'it''s'",
+        'a\\"b',
+      ),
+    )
     .map(([k, sep, v]) => `${k}${sep}${v}`),
   fc.constantFrom('nested:', '  x: 1', '- item', ''),
 );
 const bodyLine = fc.oneof(
-  { weight: 5, arbitrary: fc.tuple(fc.constantFrom('', ' ', '   ', '    ', '\t'), fc.constantFrom('## ', '##  ', '##', '### ', '# '), fc.constantFrom('', '', '', '\t', '\u00a0', ' '), fc.constantFrom('', ...dates), fc.constantFrom(...words), fc.constantFrom('', ' ', ' ##', ' #', '\t')).map((p) => p.join('')) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('', ' ', '   ', '    '), fc.constantFrom('```', '````', '~~~', '~~~~', '``', '`~~'), fc.constantFrom('', 'md', ' ', ' x ```', '`')).map((p) => p.join('')) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('', ' ', '   ', '    ', '\t'),
+        fc.constantFrom('## ', '##  ', '##', '### ', '# '),
+        fc.constantFrom('', '', '', '\t', '\u00a0', ' '),
+        fc.constantFrom('', ...dates),
+        fc.constantFrom(...words),
+        fc.constantFrom('', ' ', ' ##', ' #', '\t'),
+      )
+      .map((p) => p.join('')),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom('', ' ', '   ', '    '), fc.constantFrom('```', '````', '~~~', '~~~~', '``', '`~~'), fc.constantFrom('', 'md', ' ', ' x ```', '`'))
+      .map((p) => p.join('')),
+  },
   { weight: 2, arbitrary: fc.constantFrom('', 'text', 'see `code`', '---', '...', 'a ## b', 'status: active') },
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
 );

@@ -5,7 +5,9 @@ const NOW = Date.parse('2026-03-01T12:00:00Z');
 const MIN = 60_000;
 
 function topic(path: string, fm: Record<string, string>, entries: string[], extra: Partial<TopicFile> = {}): TopicFile {
-  const head = Object.entries(fm).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const head = Object.entries(fm)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
   const body = entries.map((h) => `## ${h}\n\ntext\n`).join('\n');
   return { path, text: `---\n${head}\n---\n# Title\n\n${body}`, committedAt: null, mtime: NOW - 60 * MIN, ...extra };
 }
@@ -16,12 +18,42 @@ const at = (minutesAgo: number) => iso(NOW - minutesAgo * MIN).replace('.000Z', 
 describe('the consolidation rule (DESIGN.md "The fidelity sweep")', () => {
   const cases: [string, TopicFile, Set<string>, 'consolidate' | 'skip', RegExp][] = [
     ['High, one fresh entry', topic('s/high.md', { status: 'active', fidelity: 'High' }, [at(1)]), new Set(), 'consolidate', /fidelity High/],
-    ['explicitly closed, one fresh entry', topic('s/closed.md', { status: 'active', fidelity: 'Light', closing: 'true' }, [at(1)]), new Set(), 'consolidate', /closed by the user/],
-    ['the current continuation, one fresh entry', topic('s/cur.md', { status: 'active', fidelity: 'Standard' }, [at(1)]), new Set(['s/cur.md']), 'consolidate', /current continuation/],
+    [
+      'explicitly closed, one fresh entry',
+      topic('s/closed.md', { status: 'active', fidelity: 'Light', closing: 'true' }, [at(1)]),
+      new Set(),
+      'consolidate',
+      /closed by the user/,
+    ],
+    [
+      'the current continuation, one fresh entry',
+      topic('s/cur.md', { status: 'active', fidelity: 'Standard' }, [at(1)]),
+      new Set(['s/cur.md']),
+      'consolidate',
+      /current continuation/,
+    ],
     ['Standard, one old entry', topic('s/one.md', { status: 'active', fidelity: 'Standard' }, [at(600)]), new Set(), 'skip', /fewer than 2 entries/],
-    ['Light, two entries, newest 9 minutes old', topic('s/fresh.md', { status: 'active', fidelity: 'Light' }, [at(120), at(9)]), new Set(), 'skip', /under 10 minutes/],
-    ['Standard, two entries, newest exactly 10 minutes old', topic('s/ten.md', { status: 'active', fidelity: 'Standard' }, [at(120), at(10)]), new Set(), 'consolidate', /2 entries, newest 10 min old/],
-    ['Standard, three entries, newest an hour old', topic('s/mature.md', { status: 'active' }, [at(300), at(200), at(60)]), new Set(), 'consolidate', /3 entries/],
+    [
+      'Light, two entries, newest 9 minutes old',
+      topic('s/fresh.md', { status: 'active', fidelity: 'Light' }, [at(120), at(9)]),
+      new Set(),
+      'skip',
+      /under 10 minutes/,
+    ],
+    [
+      'Standard, two entries, newest exactly 10 minutes old',
+      topic('s/ten.md', { status: 'active', fidelity: 'Standard' }, [at(120), at(10)]),
+      new Set(),
+      'consolidate',
+      /2 entries, newest 10 min old/,
+    ],
+    [
+      'Standard, three entries, newest an hour old',
+      topic('s/mature.md', { status: 'active' }, [at(300), at(200), at(60)]),
+      new Set(),
+      'consolidate',
+      /3 entries/,
+    ],
     ['High without entries', topic('s/empty.md', { status: 'active', fidelity: 'High' }, []), new Set(), 'skip', /no entries/],
     ['closing: false is not a close', topic('s/open.md', { status: 'active', closing: 'false' }, [at(1)]), new Set(), 'skip', /fewer than 2/],
   ];
@@ -64,7 +96,22 @@ describe('entry dating', () => {
   });
 
   it('counts `## ` headings outside code fences only', () => {
-    const body = ['## 2026-03-01T10:00Z one', 'text', '```md', '## not an entry', '```', '~~~', '## nor this', '~~~', '### deeper: no', '#### no', '## two ##', '##three: no space', ' ## indented one space', '    ## four spaces: code'].join('\n');
+    const body = [
+      '## 2026-03-01T10:00Z one',
+      'text',
+      '```md',
+      '## not an entry',
+      '```',
+      '~~~',
+      '## nor this',
+      '~~~',
+      '### deeper: no',
+      '#### no',
+      '## two ##',
+      '##three: no space',
+      ' ## indented one space',
+      '    ## four spaces: code',
+    ].join('\n');
     const e = entriesOf(body);
     expect(e.map((x) => x.heading)).toEqual(['2026-03-01T10:00Z one', 'two', 'indented one space']);
     expect(e[1].time).toBeNull();
@@ -85,7 +132,9 @@ describe('entry dating', () => {
 
 describe('front matter and the current continuation', () => {
   it('reads top-level scalars and ignores the rest', () => {
-    const fm = parseFrontMatter('---\ntopic: "a: b" # not a comment inside quotes\nstatus: active # comment\nnested:\n  x: 1\nclosing: yes\nempty:\n---\nbody\n');
+    const fm = parseFrontMatter(
+      '---\ntopic: "a: b" # not a comment inside quotes\nstatus: active # comment\nnested:\n  x: 1\nclosing: yes\nempty:\n---\nbody\n',
+    );
     expect(fm!.data).toMatchObject({ topic: 'a: b', status: 'active', closing: true, empty: null });
     expect(fm!.body).toBe('body\n');
     expect(parseFrontMatter('no front matter\n')).toBeNull();

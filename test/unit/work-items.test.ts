@@ -36,7 +36,12 @@ describe('work item syntax', () => {
 });
 
 describe('item records changed on two clones (sync)', () => {
-  const rec = (state: ItemState, receipts: string[], authorization: string | null = null) => ({ ...newItemRecord(parseWorkItem('local:#1')!, 't', ''), state, receipts, authorization });
+  const rec = (state: ItemState, receipts: string[], authorization: string | null = null) => ({
+    ...newItemRecord(parseWorkItem('local:#1')!, 't', ''),
+    state,
+    receipts,
+    authorization,
+  });
   it.each([
     ['both appended after a shared start', ['c', 'n1'], ['c', 'o1', 'o2'], ['c', 'o1', 'o2', 'n1']],
     ['the newer added none: its last receipt stays last', ['c'], ['c', 'o1'], ['o1', 'c']],

@@ -19,7 +19,11 @@ describe('describeWriteChanges', () => {
     ['the session alone', { ...prev, session_id: 'b', date: '2027-01-01T00:00:00Z', head: 'b'.repeat(40) }, "only session_id changed ('a' -> 'b')"],
     ['a session id dropped', { ...prev, session_id: undefined }, "only session_id changed ('a' -> none)"],
     ['the session beside another change', { ...prev, session_id: 'b', summary: 'two' }, 'changed summary'],
-    ['the issue example', { summary: 'two', cursor: { next_step: 'y', pending_questions: ['q1'] } }, 'changed summary, cursor.next_step; removed soft_context.tone, 2 guards'],
+    [
+      'the issue example',
+      { summary: 'two', cursor: { next_step: 'y', pending_questions: ['q1'] } },
+      'changed summary, cursor.next_step; removed soft_context.tone, 2 guards',
+    ],
     ['one list item edited', { ...prev, guards: ['g1', 'g3'] }, 'changed 1 guard'],
     ['items in and out', { ...prev, guards: ['g9'] }, 'added 1 guard; removed 2 guards'],
     ['an empty field set', { ...prev, cursor: { ...prev.cursor, last_discussed: 'parsing' } }, 'added cursor.last_discussed'],
@@ -32,7 +36,10 @@ describe('describeWriteChanges', () => {
   it('a first version lists what it holds; data names the items', () => {
     expect(describeWriteChanges(null, { summary: 's', guards: ['g'] })).toEqual({
       previous: null,
-      fields: [{ field: 'summary', change: 'added' }, { field: 'guards', change: 'added' }],
+      fields: [
+        { field: 'summary', change: 'added' },
+        { field: 'guards', change: 'added' },
+      ],
       line: 'first version: summary, guards',
     });
     const c = describeWriteChanges({ id: 'v1', handoff: prev }, { ...prev, guards: ['g2'] });

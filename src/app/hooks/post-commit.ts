@@ -49,7 +49,7 @@ export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
   const bodyOnly = isSubstantive({ message: commit.message, filesChanged: 0 }, { firstSinceVersion: false });
   if (bodyOnly.substantive) return bodyOnly;
   // Files before the first-commit rule: the tree diff is cheaper than reading the notes history.
-  const parentTree = commit.parents.length ? (await readCommit(repo.objects, commit.parents[0]))?.tree ?? null : null;
+  const parentTree = commit.parents.length ? ((await readCommit(repo.objects, commit.parents[0]))?.tree ?? null) : null;
   const files = await countChangedFiles(repo.objects, parentTree, commit.tree, FILES_THRESHOLD);
   if (files > FILES_THRESHOLD) return isSubstantive({ message: commit.message, filesChanged: files }, { firstSinceVersion: false });
   const amendedFrom = reflog && reflog.new === head && reflog.message.startsWith('commit (amend)') ? reflog.old : null;

@@ -46,7 +46,8 @@ export async function run(ctx: HookContext): Promise<number> {
     // `git pull --rebase` over a squash or rebase merge done on the forge: the
     // commits it brought are ORIG_HEAD..HEAD; handoffs of the merged branch follow onto them.
     if (ctx.args[0] === 'rebase') {
-      for (const h of await healMergedNotes(repo, await repo.resolveRef('ORIG_HEAD'), await repo.headCommit(), { duringRebase: true })) ctx.io.err(healedLine(h));
+      for (const h of await healMergedNotes(repo, await repo.resolveRef('ORIG_HEAD'), await repo.headCommit(), { duringRebase: true }))
+        ctx.io.err(healedLine(h));
     }
     return 0;
   });

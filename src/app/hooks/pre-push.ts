@@ -50,7 +50,7 @@ export async function run(ctx: HookContext): Promise<number> {
       if (r.action === 'pushed') ctx.io.err(`git-handoff: pushed the handoff history (${NOTES_REF}) to ${r.remote}`);
       if (r.action === 'merged') ctx.io.err(`git-handoff: merged ${r.versions} handoff version(s) from ${r.remote} and pushed the handoff history`);
     } catch (e) {
-      const why = (isHandoffError(e) ? e.message : (e as Error)?.message ?? String(e)).split('\n')[0];
+      const why = (isHandoffError(e) ? e.message : ((e as Error)?.message ?? String(e))).split('\n')[0];
       // A reason that names its own way out (a purge needs 'sync --force') is not contradicted.
       const next = why.includes('git handoff ') ? '' : `; run 'git handoff sync${remote ? ` ${remote}` : ''}'`;
       ctx.io.err(`git-handoff: the handoff history was not pushed (${why}); your push goes on${next}`);

@@ -20,7 +20,9 @@ export async function run(ctx: HookContext): Promise<number> {
     const r = await sweep(repo, latestCadence);
     const due = r.topics.filter((t) => t.action === 'consolidate');
     if (due.length && strict) {
-      ctx.io.err(`git-handoff: commit stopped by the fidelity sweep (handoff.sweep.strict): consolidate ${due.map((t) => `${t.path} (${t.topic})`).join(', ')}; ${CONSOLIDATED_STEP}`);
+      ctx.io.err(
+        `git-handoff: commit stopped by the fidelity sweep (handoff.sweep.strict): consolidate ${due.map((t) => `${t.path} (${t.topic})`).join(', ')}; ${CONSOLIDATED_STEP}`,
+      );
       return 1;
     }
     if (due.length) {

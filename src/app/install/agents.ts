@@ -74,7 +74,12 @@ const AGENT_FILES: Record<AgentName, AgentFiles> = {
       "Codex runs a project's hooks only in a trusted project, once you trust each hook: run `codex` here and review them with /hooks (headless `codex exec` skips untrusted hooks without a word); `git handoff doctor` says whether Codex will run them",
   },
   gemini: { path: () => '.gemini/settings.json', format: 'claude', notice: 'Gemini CLI runs project hooks only in a trusted folder' },
-  cursor: { path: () => '.cursor/hooks.json', format: 'cursor', exclude: 'created', notice: 'Cursor loads .cursor/hooks.json when an agent session starts: open a new chat (or restart Cursor)' },
+  cursor: {
+    path: () => '.cursor/hooks.json',
+    format: 'cursor',
+    exclude: 'created',
+    notice: 'Cursor loads .cursor/hooks.json when an agent session starts: open a new chat (or restart Cursor)',
+  },
   copilot: {
     path: () => '.github/hooks/git-handoff.json',
     format: 'own',
@@ -105,7 +110,10 @@ const formatOf = (files: AgentFiles, rel: string): HookFormat => (typeof files.f
 /** The agents named with `--agent` (repeatable, or comma-separated). */
 export function agentsWanted(options: InstallOptions): AgentName[] {
   const raw = options.agent;
-  const list = (Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []).flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean);
+  const list = (Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [])
+    .flatMap((a) => a.split(','))
+    .map((a) => a.trim())
+    .filter(Boolean);
   for (const a of list) if (!(AGENT_NAMES as readonly string[]).includes(a)) throw new UnknownAgent(`init: unknown agent '${a}' (${AGENT_LIST})`);
   return [...new Set(list)] as AgentName[];
 }
@@ -161,7 +169,10 @@ function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
     throw e;
   }
   if (merged.changed) {
-    const what = formatOf(files, rel) === 'own' ? `${before === null ? 'create' : 'update'} ${rel}` : `${before === null ? 'create' : 'add the git-handoff hooks to'} ${rel}`;
+    const what =
+      formatOf(files, rel) === 'own'
+        ? `${before === null ? 'create' : 'update'} ${rel}`
+        : `${before === null ? 'create' : 'add the git-handoff hooks to'} ${rel}`;
     steps.push(fileStep(abs, merged, `${what} (${adapter.hooks.map((h) => h.native).join(', ')})`, recipeFor(adapter, files, rel, before === null)));
   }
   const otherRel = files.path(!shared, exists);
@@ -177,13 +188,21 @@ function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
     }
     if (out?.changed) steps.push(fileStep(other, out, `move the git-handoff hooks out of ${otherRel}`, recipeFor(adapter, files, otherRel, false)));
   }
-  if (merged.changed && ((files.exclude === 'personal' && !shared) || (files.exclude === 'created' && !shared && before === null))) steps.push(...planExclude(ctx, rel));
+  if (merged.changed && ((files.exclude === 'personal' && !shared) || (files.exclude === 'created' && !shared && before === null)))
+    steps.push(...planExclude(ctx, rel));
   if (adapter.name === 'codex') steps.push(...planCodexFeatureRemoval(ctx));
   const present = adapter.instructionFiles.some((f) => hasTrigger(text(ctx, join(top, f))));
   if (!present) {
     const file = join(top, adapter.instructionFiles[0]);
     const current = text(ctx, file);
-    steps.push(fileStep(file, addTriggerLine(current), `add the trigger line 'session handoff: read on start, write on end' to ${adapter.instructionFiles[0]} (delete it to turn the agent hooks off)`, { part: 'trigger', created: current === null }));
+    steps.push(
+      fileStep(
+        file,
+        addTriggerLine(current),
+        `add the trigger line 'session handoff: read on start, write on end' to ${adapter.instructionFiles[0]} (delete it to turn the agent hooks off)`,
+        { part: 'trigger', created: current === null },
+      ),
+    );
   }
   steps.push(...planMcp(ctx, adapter, steps, shared));
   if (steps.length && files.notice) steps.push({ kind: 'notice', summary: files.notice });
@@ -212,7 +231,14 @@ function planMcp(ctx: PlanContext, adapter: AgentAdapter, earlier: Step[], share
   if (!change.changed) return [];
   const then = prior?.recipe as Recipe | undefined;
   const created = then && 'created' in then ? then.created : current === null;
-  const steps: Step[] = [fileStep(abs, change, `register the MCP server (git handoff mcp) as ${reg.format === 'toml' ? `[${reg.key}.git-handoff]` : `${reg.key}.git-handoff`} in ${reg.file}`, { part: 'mcp', agent: adapter.name, created, ...(then ? { then } : {}) })];
+  const steps: Step[] = [
+    fileStep(
+      abs,
+      change,
+      `register the MCP server (git handoff mcp) as ${reg.format === 'toml' ? `[${reg.key}.git-handoff]` : `${reg.key}.git-handoff`} in ${reg.file}`,
+      { part: 'mcp', agent: adapter.name, created, ...(then ? { then } : {}) },
+    ),
+  ];
   // a file init creates stays out of git unless --shared, as the agent's hook file does
   if (!prior && current === null && !shared && (reg.file === '.mcp.json' || AGENT_FILES[adapter.name].exclude === 'created')) {
     const exclude = join(ctx.repo.paths.commonDir, 'info', 'exclude');
@@ -242,13 +268,23 @@ function planCodexFeatureRemoval(ctx: PlanContext): Step[] {
 /** Keeps the personal settings file out of git (Claude Code's own convention for it). */
 function planExclude(ctx: PlanContext, rel: string, pending?: string): Step[] {
   const top = ctx.repo.workTree!;
-  const ignored = ['.gitignore', '.claude/.gitignore'].some((f) => (text(ctx, join(top, f)) ?? '').split('\n').some((l) => /settings\.local\.json\s*$/.test(l.trim())));
+  const ignored = ['.gitignore', '.claude/.gitignore'].some((f) =>
+    (text(ctx, join(top, f)) ?? '').split('\n').some((l) => /settings\.local\.json\s*$/.test(l.trim())),
+  );
   const exclude = join(ctx.repo.paths.commonDir, 'info', 'exclude');
   const current = pending ?? text(ctx, exclude) ?? '';
   const line = `/${rel}`;
   if (ignored || current.split('\n').some((l) => l.trim() === line || l.trim() === rel)) return [];
   const next = `${current}${current === '' || current.endsWith('\n') ? '' : '\n'}${line}\n`;
-  return [{ kind: 'file', path: exclude, content: Buffer.from(next), summary: `keep ${rel} out of git (.git/info/exclude)`, recipe: { part: 'exclude', line } satisfies Recipe }];
+  return [
+    {
+      kind: 'file',
+      path: exclude,
+      content: Buffer.from(next),
+      summary: `keep ${rel} out of git (.git/info/exclude)`,
+      recipe: { part: 'exclude', line } satisfies Recipe,
+    },
+  ];
 }
 
 function undo(file: RecordedFile, current: Buffer | null): Buffer | null | 'keep' {
@@ -273,7 +309,8 @@ function undo(file: RecordedFile, current: Buffer | null): Buffer | null | 'keep
     if (recipe.part === 'settings') out = unmergeAgentSettings(now, AGENTS[recipe.agent], file.path, { createdByInit: recipe.created });
     else if (recipe.part === 'flat') out = unmergeFlatHooks(now, AGENTS[recipe.agent], file.path, { createdByInit: recipe.created });
     else if (recipe.part === 'cursor') out = unmergeCursorHooks(now, AGENTS[recipe.agent], file.path, { createdByInit: recipe.created });
-    else if (recipe.part === 'own-file') out = AGENT_FILES[recipe.agent].own!.isOurs(now, AGENTS[recipe.agent]) ? { text: null, changed: true } : { text: now, changed: false };
+    else if (recipe.part === 'own-file')
+      out = AGENT_FILES[recipe.agent].own!.isOurs(now, AGENTS[recipe.agent]) ? { text: null, changed: true } : { text: now, changed: false };
     else if (recipe.part === 'codex-feature') out = disableCodexHooks(now, recipe.previous, recipe.created);
     else if (recipe.part === 'trigger') out = removeTriggerLine(now, recipe.created);
     else {
@@ -315,7 +352,8 @@ function orphans(ctx: PlanContext, adapter: AgentAdapter): Step[] {
     const abs = join(ctx.repo.workTree, reg.file);
     try {
       const out = removeMcpServer(text(ctx, abs), reg, reg.file, false);
-      if (out.changed) steps.push(fileStep(abs, out, `take the git-handoff MCP server out of ${reg.file}`, { part: 'mcp', agent: adapter.name, created: false }));
+      if (out.changed)
+        steps.push(fileStep(abs, out, `take the git-handoff MCP server out of ${reg.file}`, { part: 'mcp', agent: adapter.name, created: false }));
     } catch {
       /* not a file we can read: leave it */
     }
@@ -330,8 +368,12 @@ function installer(name: AgentName, withOptions: boolean): Installer {
       ? {
           options: {
             agent: { type: 'string', multiple: true, arg: AGENT_NAMES.join('|'), describe: "install an agent's hooks and its trigger line (repeatable)" },
-            'no-mcp': { type: 'boolean', describe: 'with --agent: do not register the MCP server (git handoff mcp) in the agent\'s MCP configuration' },
-            shared: { type: 'boolean', describe: 'with --agent: the committed file (.claude/settings.json, .factory/settings.json) instead of the personal one, and no .git/info/exclude line for a file init creates' },
+            'no-mcp': { type: 'boolean', describe: "with --agent: do not register the MCP server (git handoff mcp) in the agent's MCP configuration" },
+            shared: {
+              type: 'boolean',
+              describe:
+                'with --agent: the committed file (.claude/settings.json, .factory/settings.json) instead of the personal one, and no .git/info/exclude line for a file init creates',
+            },
           },
         }
       : {}),

@@ -16,27 +16,28 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import {
-  SHIM_MARKER,
-  hasBlock,
-  huskyBlock,
-  withBlock,
-  withoutBlock,
-  withLefthookCommand,
-  withoutLefthookCommands,
-} from '../../core/hook-blocks.js';
+import { SHIM_MARKER, hasBlock, huskyBlock, withBlock, withoutBlock, withLefthookCommand, withoutLefthookCommands } from '../../core/hook-blocks.js';
 import type { Installer, PlanContext, RecordedFile, Step } from './types.js';
 
 /** The git hooks this installer owns. */
 export const GIT_HOOKS = ['post-commit', 'prepare-commit-msg', 'post-rewrite', 'post-merge', 'post-checkout'] as const;
 export const CHAINED_SUFFIX = '.pre-handoff';
 /** Every name lefthook reads its shared config from (checked with lefthook 2.2: `lefthook dump`). */
-export const LEFTHOOK_FILES = ['', '.config/'].flatMap((dir) => ['lefthook', '.lefthook'].flatMap((base) => ['yml', 'yaml', 'json', 'jsonc', 'toml'].map((ext) => `${dir}${base}.${ext}`)));
+export const LEFTHOOK_FILES = ['', '.config/'].flatMap((dir) =>
+  ['lefthook', '.lefthook'].flatMap((base) => ['yml', 'yaml', 'json', 'jsonc', 'toml'].map((ext) => `${dir}${base}.${ext}`)),
+);
 /**
  * The per-developer file lefthook merges over the shared one, whichever shared name is used.
  * Ours go there, so a teammate without git-handoff sees nothing of it.
  */
-export const LEFTHOOK_LOCAL_FILES = ['lefthook-local.yml', 'lefthook-local.yaml', '.lefthook-local.yml', '.lefthook-local.yaml', '.config/lefthook-local.yml', '.config/lefthook-local.yaml'];
+export const LEFTHOOK_LOCAL_FILES = [
+  'lefthook-local.yml',
+  'lefthook-local.yaml',
+  '.lefthook-local.yml',
+  '.lefthook-local.yaml',
+  '.config/lefthook-local.yml',
+  '.config/lefthook-local.yaml',
+];
 
 /**
  * The hooks a redirect forwards to the folder core.hooksPath named: every client-side hook
@@ -45,10 +46,32 @@ export const LEFTHOOK_LOCAL_FILES = ['lefthook-local.yml', 'lefthook-local.yaml'
  * presence changes what git does, or they run on every ref update).
  */
 export const FORWARDED_HOOKS = [
-  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg',
-  'post-commit', 'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'post-rewrite', 'pre-auto-gc', 'sendemail-validate',
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'post-rewrite',
+  'pre-auto-gc',
+  'sendemail-validate',
 ];
-export const FORWARDED_IF_PRESENT = ['reference-transaction', 'post-index-change', 'push-to-checkout', 'pre-receive', 'update', 'proc-receive', 'post-receive', 'post-update'];
+export const FORWARDED_IF_PRESENT = [
+  'reference-transaction',
+  'post-index-change',
+  'push-to-checkout',
+  'pre-receive',
+  'update',
+  'proc-receive',
+  'post-receive',
+  'post-update',
+];
 export const FORWARDER_MARKER = 'git-handoff hook forwarder';
 
 export type HookLayout =
@@ -89,7 +112,9 @@ export async function hookLayout(ctx: PlanContext): Promise<HookLayout> {
   if (hooksPath && resolve(dir) === ours) {
     // Redirected by an earlier init: the folder it forwards to is the value it replaced.
     const recorded = ctx.record?.config.find((c) => c.key.toLowerCase() === 'core.hookspath' && resolve(c.value) === ours);
-    const target = recorded ? (recorded.previous ?? values.filter((v) => resolve(v) !== ours).at(-1) ?? null) : (values.filter((v) => resolve(v) !== ours).at(-1) ?? null);
+    const target = recorded
+      ? (recorded.previous ?? values.filter((v) => resolve(v) !== ours).at(-1) ?? null)
+      : (values.filter((v) => resolve(v) !== ours).at(-1) ?? null);
     return { kind: 'redirect', dir: ours, target, targetDir: target === null ? null : resolve(top ?? ctx.repo.paths.commonDir, target) };
   }
   if (hooksPath) {
@@ -124,7 +149,7 @@ export function forwarderSource(target: string): Buffer {
       '#!/bin/sh',
       `# ${FORWARDER_MARKER}. \`git handoff init\` pointed core.hooksPath here for this repository`,
       '# only and left the folder below untouched; this runs its hook of the same name, with the',
-      '# same arguments and input, and its exit status is this hook\'s. `git handoff uninstall`',
+      "# same arguments and input, and its exit status is this hook's. `git handoff uninstall`",
       '# points core.hooksPath back there.',
       'hook=${0##*/}',
       `hook=${shellQuote(target)}/\${hook%${CHAINED_SUFFIX}}`,
@@ -170,10 +195,20 @@ export async function planHook(ctx: PlanContext, hook: string, layout?: HookLayo
     const next = withLefthookCommand(text, hook);
     const steps: Step[] = [];
     if (next !== text) {
-      steps.push({ kind: 'file', path: where.local, content: Buffer.from(next), summary: `add git-handoff to ${hook} in ${rel(ctx, where.local)} (yours only: lefthook merges it over ${rel(ctx, where.file)}, which stays as it is)`, recipe: { layout: 'lefthook' } satisfies Recipe });
+      steps.push({
+        kind: 'file',
+        path: where.local,
+        content: Buffer.from(next),
+        summary: `add git-handoff to ${hook} in ${rel(ctx, where.local)} (yours only: lefthook merges it over ${rel(ctx, where.file)}, which stays as it is)`,
+        recipe: { layout: 'lefthook' } satisfies Recipe,
+      });
     }
     if (!isLefthookStub(ctx.read(join(where.hooksDir, hook)))) {
-      steps.push({ kind: 'notice', unreached: true, summary: `lefthook has not installed its ${hook} hook yet, so git-handoff's ${hook} command does not run: run 'lefthook install'` });
+      steps.push({
+        kind: 'notice',
+        unreached: true,
+        summary: `lefthook has not installed its ${hook} hook yet, so git-handoff's ${hook} command does not run: run 'lefthook install'`,
+      });
     }
     return steps;
   }
@@ -190,17 +225,55 @@ export async function planHook(ctx: PlanContext, hook: string, layout?: HookLayo
   const chainedPath = hookPath + CHAINED_SUFFIX;
   if (isOurShim(current)) {
     // An older shim of ours: bring it up to date, keeping whatever it chains.
-    return [{ kind: 'file', path, content: shim, mode: 0o755, summary: `update the git-handoff ${hook} hook${why}`, recipe: { layout: 'plain', hook, chained: ctx.read(chainedPath) !== null } satisfies Recipe }];
+    return [
+      {
+        kind: 'file',
+        path,
+        content: shim,
+        mode: 0o755,
+        summary: `update the git-handoff ${hook} hook${why}`,
+        recipe: { layout: 'plain', hook, chained: ctx.read(chainedPath) !== null } satisfies Recipe,
+      },
+    ];
   }
   if (!current) {
-    return [{ kind: 'file', path, content: shim, mode: 0o755, summary: `create ${rel(ctx, path)}${why}`, recipe: { layout: 'plain', hook, chained: false } satisfies Recipe }];
+    return [
+      {
+        kind: 'file',
+        path,
+        content: shim,
+        mode: 0o755,
+        summary: `create ${rel(ctx, path)}${why}`,
+        recipe: { layout: 'plain', hook, chained: false } satisfies Recipe,
+      },
+    ];
   }
   if (ctx.read(chainedPath) !== null) {
-    return [{ kind: 'notice', unreached: true, summary: `the ${hook} hook of git-handoff does not run: ${rel(ctx, path)} is not ours and ${rel(ctx, chainedPath)} is in the way of keeping it; move one of them away, then run 'git handoff doctor --fix'` }];
+    return [
+      {
+        kind: 'notice',
+        unreached: true,
+        summary: `the ${hook} hook of git-handoff does not run: ${rel(ctx, path)} is not ours and ${rel(ctx, chainedPath)} is in the way of keeping it; move one of them away, then run 'git handoff doctor --fix'`,
+      },
+    ];
   }
   return [
-    { kind: 'file', path: chainedPath, content: current, mode: ctx.mode(path) ?? 0o755, summary: `keep the existing ${hook} hook as ${rel(ctx, chainedPath)}; it still runs first and its exit status counts`, recipe: { layout: 'chained', hook } satisfies Recipe },
-    { kind: 'file', path, content: shim, mode: 0o755, summary: `install the git-handoff ${hook} hook in ${rel(ctx, path)}${why}`, recipe: { layout: 'plain', hook, chained: true } satisfies Recipe },
+    {
+      kind: 'file',
+      path: chainedPath,
+      content: current,
+      mode: ctx.mode(path) ?? 0o755,
+      summary: `keep the existing ${hook} hook as ${rel(ctx, chainedPath)}; it still runs first and its exit status counts`,
+      recipe: { layout: 'chained', hook } satisfies Recipe,
+    },
+    {
+      kind: 'file',
+      path,
+      content: shim,
+      mode: 0o755,
+      summary: `install the git-handoff ${hook} hook in ${rel(ctx, path)}${why}`,
+      recipe: { layout: 'plain', hook, chained: true } satisfies Recipe,
+    },
   ];
 }
 
@@ -230,33 +303,63 @@ function planLefthookExtras(ctx: PlanContext, where: Extract<HookLayout, { kind:
   const steps: Step[] = [];
   const shared = ctx.read(where.file)?.toString('utf8');
   if (shared !== undefined && hasBlock(shared)) {
-    steps.push({ kind: 'file', path: where.file, content: Buffer.from(withoutLefthookCommands(shared)), summary: `take git-handoff's commands out of the shared ${rel(ctx, where.file)} (they are in ${rel(ctx, where.local)} now)`, recipe: { layout: 'lefthook' } satisfies Recipe });
+    steps.push({
+      kind: 'file',
+      path: where.file,
+      content: Buffer.from(withoutLefthookCommands(shared)),
+      summary: `take git-handoff's commands out of the shared ${rel(ctx, where.file)} (they are in ${rel(ctx, where.local)} now)`,
+      recipe: { layout: 'lefthook' } satisfies Recipe,
+    });
   }
   for (const hook of [...GIT_HOOKS, 'pre-push']) {
     // `lefthook install` renames a hook that is not its own to <hook>.old, where nothing runs it.
     const old = join(where.hooksDir, `${hook}.old`);
-    if (isOurShim(ctx.read(old))) steps.push({ kind: 'file', path: old, content: null, summary: `remove ${rel(ctx, old)}: our shim, which 'lefthook install' renamed and nothing runs any more (git-handoff runs through ${rel(ctx, where.local)} now)` });
+    if (isOurShim(ctx.read(old)))
+      steps.push({
+        kind: 'file',
+        path: old,
+        content: null,
+        summary: `remove ${rel(ctx, old)}: our shim, which 'lefthook install' renamed and nothing runs any more (git-handoff runs through ${rel(ctx, where.local)} now)`,
+      });
     // A shim from before lefthook came: 'lefthook install' would rename it too.
     const plain = join(where.hooksDir, hook);
     if (isOurShim(ctx.read(plain))) {
-      for (const s of planShimRemoval(ctx, plain)) if (s.kind === 'file') steps.push({ ...s, summary: `${s.summary} (git-handoff runs through ${rel(ctx, where.local)} now)` });
+      for (const s of planShimRemoval(ctx, plain))
+        if (s.kind === 'file') steps.push({ ...s, summary: `${s.summary} (git-handoff runs through ${rel(ctx, where.local)} now)` });
     }
   }
   const top = ctx.repo.workTree!;
   const localRel = rel(ctx, where.local);
   if (ctx.read(where.local) === null) return steps;
-  const ignored = ['.gitignore', '.config/.gitignore'].some((f) => (ctx.read(join(top, f))?.toString('utf8') ?? '').split('\n').some((l) => /lefthook-local/.test(l) && !l.trim().startsWith('#')));
+  const ignored = ['.gitignore', '.config/.gitignore'].some((f) =>
+    (ctx.read(join(top, f))?.toString('utf8') ?? '').split('\n').some((l) => /lefthook-local/.test(l) && !l.trim().startsWith('#')),
+  );
   const exclude = join(ctx.repo.paths.commonDir, 'info', 'exclude');
   const current = ctx.read(exclude)?.toString('utf8') ?? '';
   const line = `/${localRel}`;
   if (ignored || current.split('\n').some((l) => l.trim() === line || l.trim() === localRel)) return steps;
   const next = `${current}${current === '' || current.endsWith('\n') ? '' : '\n'}${line}\n`;
-  steps.push({ kind: 'file', path: exclude, content: Buffer.from(next), summary: `keep ${localRel} out of git (.git/info/exclude)`, recipe: { layout: 'exclude', line } satisfies Recipe });
+  steps.push({
+    kind: 'file',
+    path: exclude,
+    content: Buffer.from(next),
+    summary: `keep ${localRel} out of git (.git/info/exclude)`,
+    recipe: { layout: 'exclude', line } satisfies Recipe,
+  });
   return steps;
 }
 
 /** The config files simple-git-hooks 2.14 reads, in its order; package.json's key comes last. */
-export const SIMPLE_GIT_HOOKS_FILES = ['.simple-git-hooks.cjs', '.simple-git-hooks.js', '.simple-git-hooks.mjs', 'simple-git-hooks.cjs', 'simple-git-hooks.js', 'simple-git-hooks.mjs', '.simple-git-hooks.json', 'simple-git-hooks.json'];
+export const SIMPLE_GIT_HOOKS_FILES = [
+  '.simple-git-hooks.cjs',
+  '.simple-git-hooks.js',
+  '.simple-git-hooks.mjs',
+  'simple-git-hooks.cjs',
+  'simple-git-hooks.js',
+  'simple-git-hooks.mjs',
+  '.simple-git-hooks.json',
+  'simple-git-hooks.json',
+];
 const SIMPLE_KEY = 'simple-git-hooks';
 
 /** The config simple-git-hooks uses here: a file, or package.json's key (`key` set). */
@@ -307,11 +410,18 @@ function writeJson(root: JsonObj, like: string): Buffer {
 function planSimpleGitHooks(ctx: PlanContext, hook: string, where: Extract<HookLayout, { kind: 'simple-git-hooks' }>): Step[] {
   const shown = `${rel(ctx, where.file)}${where.key ? ` ("${where.key}")` : ''}`;
   if (!where.file.endsWith('.json')) {
-    return [{ kind: 'notice', unreached: true, summary: `the ${hook} hook of git-handoff is not set up: simple-git-hooks reads ${shown}, which git-handoff does not edit; add to its "${hook}" command the line: [ "\${HANDOFF_SKIP:-}" != 1 ] && command -v git-handoff >/dev/null 2>&1 && git-handoff hook ${hook} "$@" || :` }];
+    return [
+      {
+        kind: 'notice',
+        unreached: true,
+        summary: `the ${hook} hook of git-handoff is not set up: simple-git-hooks reads ${shown}, which git-handoff does not edit; add to its "${hook}" command the line: [ "\${HANDOFF_SKIP:-}" != 1 ] && command -v git-handoff >/dev/null 2>&1 && git-handoff hook ${hook} "$@" || :`,
+      },
+    ];
   }
   const text = ctx.read(where.file)!.toString('utf8');
   const parsed = readSimpleConfig(text, where.key);
-  if (typeof parsed === 'string') return [{ kind: 'notice', unreached: true, summary: `the ${hook} hook of git-handoff is not set up: ${shown} cannot be edited (${parsed})` }];
+  if (typeof parsed === 'string')
+    return [{ kind: 'notice', unreached: true, summary: `the ${hook} hook of git-handoff is not set up: ${shown} cannot be edited (${parsed})` }];
   const steps: Step[] = [];
   const current = parsed.config[hook];
   const command = typeof current === 'string' ? current : '';
@@ -328,11 +438,21 @@ function planSimpleGitHooks(ctx: PlanContext, hook: string, where: Extract<HookL
     } catch {}
     const added = Object.keys(parsed.config).filter((h) => !(h in disk) && typeof parsed.config[h] === 'string' && hasBlock(parsed.config[h] as string));
     const recipe: Recipe = { layout: 'simple-git-hooks', key: where.key, createdKey: false, createdHooks: [...new Set([...before, ...added])] };
-    steps.push({ kind: 'file', path: where.file, content: writeJson(parsed.root, text), summary: `add git-handoff to the "${hook}" command in ${shown}`, recipe });
+    steps.push({
+      kind: 'file',
+      path: where.file,
+      content: writeJson(parsed.root, text),
+      summary: `add git-handoff to the "${hook}" command in ${shown}`,
+      recipe,
+    });
   }
   const written = ctx.read(join(where.hooksDir, hook))?.toString('utf8') ?? '';
   if (!hasBlock(written)) {
-    steps.push({ kind: 'notice', unreached: true, summary: `simple-git-hooks has not written git-handoff's part of its ${hook} hook yet, so it does not run: run 'npx simple-git-hooks'` });
+    steps.push({
+      kind: 'notice',
+      unreached: true,
+      summary: `simple-git-hooks has not written git-handoff's part of its ${hook} hook yet, so it does not run: run 'npx simple-git-hooks'`,
+    });
   }
   return steps;
 }
@@ -365,7 +485,11 @@ async function planSimpleUndo(ctx: PlanContext, file: RecordedFile, abs: string)
     const rest = withoutBlock(written);
     const end = rest.indexOf('. "$SIMPLE_GIT_HOOKS_RC"\nfi\n');
     const empty = end >= 0 && rest.slice(end + '. "$SIMPLE_GIT_HOOKS_RC"\nfi\n'.length).trim() === '';
-    steps.push(empty ? { kind: 'file', path, content: null, summary: `remove ${rel(ctx, path)} (simple-git-hooks wrote it for git-handoff alone)` } : { kind: 'file', path, content: Buffer.from(rest), summary: `take git-handoff's block out of ${rel(ctx, path)}` });
+    steps.push(
+      empty
+        ? { kind: 'file', path, content: null, summary: `remove ${rel(ctx, path)} (simple-git-hooks wrote it for git-handoff alone)` }
+        : { kind: 'file', path, content: Buffer.from(rest), summary: `take git-handoff's block out of ${rel(ctx, path)}` },
+    );
   }
   return steps;
 }
@@ -381,11 +505,25 @@ function planRedirectedHook(ctx: PlanContext, hook: string, where: Extract<HookL
     const fwd = forwarderSource(where.target);
     const chained = ctx.read(chainedPath);
     if (!(chained?.equals(fwd) && ctx.mode(chainedPath)! & 0o100) && (chained === null || isOurForwarder(chained))) {
-      steps.push({ kind: 'file', path: chainedPath, content: fwd, mode: 0o755, summary: `create ${rel(ctx, chainedPath)}: runs ${where.target}/${hook} first (its exit status counts)`, recipe: { layout: 'chained', hook } satisfies Recipe });
+      steps.push({
+        kind: 'file',
+        path: chainedPath,
+        content: fwd,
+        mode: 0o755,
+        summary: `create ${rel(ctx, chainedPath)}: runs ${where.target}/${hook} first (its exit status counts)`,
+        recipe: { layout: 'chained', hook } satisfies Recipe,
+      });
     }
   }
   if (!(current?.equals(shim) && ctx.mode(path)! & 0o100)) {
-    steps.push({ kind: 'file', path, content: shim, mode: 0o755, summary: `${isOurShim(current) ? 'update' : 'create'} ${rel(ctx, path)}`, recipe: { layout: 'plain', hook, chained: where.target !== null } satisfies Recipe });
+    steps.push({
+      kind: 'file',
+      path,
+      content: shim,
+      mode: 0o755,
+      summary: `${isOurShim(current) ? 'update' : 'create'} ${rel(ctx, path)}`,
+      recipe: { layout: 'plain', hook, chained: where.target !== null } satisfies Recipe,
+    });
   }
   return steps;
 }
@@ -441,7 +579,12 @@ async function planLefthookUndo(ctx: PlanContext, file: RecordedFile, abs: strin
     if (rest !== current.toString('utf8')) {
       const remove = file.before === null && rest.trim() === '';
       after = remove ? null : rest;
-      steps.push({ kind: 'file', path: abs, content: remove ? null : Buffer.from(rest), summary: remove ? `remove ${rel(ctx, abs)}` : `take git-handoff's commands out of ${rel(ctx, abs)}` });
+      steps.push({
+        kind: 'file',
+        path: abs,
+        content: remove ? null : Buffer.from(rest),
+        summary: remove ? `remove ${rel(ctx, abs)}` : `take git-handoff's commands out of ${rel(ctx, abs)}`,
+      });
     }
   }
   const top = ctx.repo.workTree;
@@ -456,10 +599,21 @@ async function planLefthookUndo(ctx: PlanContext, file: RecordedFile, abs: strin
     if (!isLefthookStub(ctx.read(stub)) || lefthookConfigures(texts, hook)) continue;
     const old = ctx.read(`${stub}.old`);
     if (old !== null) {
-      steps.push({ kind: 'file', path: stub, content: old, mode: ctx.mode(`${stub}.old`) ?? 0o755, summary: `put ${rel(ctx, `${stub}.old`)} back as ${rel(ctx, stub)} (lefthook had kept it aside)` });
+      steps.push({
+        kind: 'file',
+        path: stub,
+        content: old,
+        mode: ctx.mode(`${stub}.old`) ?? 0o755,
+        summary: `put ${rel(ctx, `${stub}.old`)} back as ${rel(ctx, stub)} (lefthook had kept it aside)`,
+      });
       steps.push({ kind: 'file', path: `${stub}.old`, content: null, summary: `remove ${rel(ctx, `${stub}.old`)}` });
     } else {
-      steps.push({ kind: 'file', path: stub, content: null, summary: `remove lefthook's ${hook} stub ${rel(ctx, stub)} (no lefthook config names ${hook} any more)` });
+      steps.push({
+        kind: 'file',
+        path: stub,
+        content: null,
+        summary: `remove lefthook's ${hook} stub ${rel(ctx, stub)} (no lefthook config names ${hook} any more)`,
+      });
     }
   }
   return steps;
@@ -485,7 +639,13 @@ export function planShimRemoval(ctx: PlanContext, path: string, opts: { changed?
       steps.push({ kind: 'file', path: chainedPath, content: null, summary: `remove ${rel(ctx, chainedPath)}` });
       chained = null;
     } else if (chained) {
-      steps.push({ kind: 'file', path: slot, content: chained, mode: ctx.mode(chainedPath) ?? 0o755, summary: `put ${rel(ctx, chainedPath)} back as ${rel(ctx, slot)}` });
+      steps.push({
+        kind: 'file',
+        path: slot,
+        content: chained,
+        mode: ctx.mode(chainedPath) ?? 0o755,
+        summary: `put ${rel(ctx, chainedPath)} back as ${rel(ctx, slot)}`,
+      });
       steps.push({ kind: 'file', path: chainedPath, content: null, summary: `remove ${rel(ctx, chainedPath)}` });
       chained = null;
     } else {
@@ -497,15 +657,22 @@ export function planShimRemoval(ctx: PlanContext, path: string, opts: { changed?
   if (isOurShim(current) && !repoRoots.some((r) => inside(path, r))) {
     // Put there by an older version in a folder other repositories may share (a global
     // core.hooksPath): they may still run it, so it stays.
-    return [{ kind: 'notice', summary: `left ${path} as it is: its folder is outside this repository and other repositories may run it; delete it once none does` }];
+    return [
+      { kind: 'notice', summary: `left ${path} as it is: its folder is outside this repository and other repositories may run it; delete it once none does` },
+    ];
   }
   if (isOurShim(current)) putBack(path);
-  else if (current && !isPreCommitScript(current)) steps.push({ kind: 'notice', summary: `left ${rel(ctx, path)} as it is: it is no longer git-handoff's shim (someone or another tool replaced it)` });
+  else if (current && !isPreCommitScript(current))
+    steps.push({ kind: 'notice', summary: `left ${rel(ctx, path)} as it is: it is no longer git-handoff's shim (someone or another tool replaced it)` });
   for (const suffix of MOVED_SUFFIXES) {
     const moved = path + suffix;
     if (isOurShim(ctx.read(moved))) putBack(moved);
   }
-  if (chained) steps.push({ kind: 'notice', summary: `left ${rel(ctx, chainedPath)}: it is the hook that was there before init, and ${rel(ctx, path)} is no longer ours to put it back into` });
+  if (chained)
+    steps.push({
+      kind: 'notice',
+      summary: `left ${rel(ctx, chainedPath)}: it is the hook that was there before init, and ${rel(ctx, path)} is no longer ours to put it back into`,
+    });
   return steps;
 }
 
@@ -539,7 +706,13 @@ export const gitHooksInstaller: Installer = {
       steps.push(...planRedirect(view, layout, GIT_HOOKS));
       if (resolve(await ctx.hooksDir()) !== layout.dir) {
         const why = layout.target === null ? '' : `; its scripts run the hooks in ${layout.target} first, and ${layout.target} itself is left untouched`;
-        steps.push({ kind: 'config', key: 'core.hooksPath', value: layout.dir, action: 'set', summary: `point core.hooksPath at ${rel(ctx, layout.dir)} for this repository only${why}` });
+        steps.push({
+          kind: 'config',
+          key: 'core.hooksPath',
+          value: layout.dir,
+          action: 'set',
+          summary: `point core.hooksPath at ${rel(ctx, layout.dir)} for this repository only${why}`,
+        });
       }
     }
     return steps;
@@ -584,7 +757,8 @@ export const gitHooksInstaller: Installer = {
       if (layout.kind === 'husky') {
         const path = join(layout.dir, hook);
         const text = ctx.read(path)?.toString('utf8');
-        if (text && hasBlock(text)) steps.push({ kind: 'file', path, content: Buffer.from(withoutBlock(text)), summary: `take the git-handoff block out of ${rel(ctx, path)}` });
+        if (text && hasBlock(text))
+          steps.push({ kind: 'file', path, content: Buffer.from(withoutBlock(text)), summary: `take the git-handoff block out of ${rel(ctx, path)}` });
       } else if (layout.kind === 'plain') {
         steps.push(...planShimRemoval(ctx, join(layout.dir, hook)).filter((s) => s.kind === 'file'));
       }
@@ -604,7 +778,8 @@ export const gitHooksInstaller: Installer = {
     if (layout.kind === 'lefthook') {
       const text = ctx.read(layout.file)?.toString('utf8');
       const rest = text === undefined ? text : withoutLefthookCommands(text);
-      if (text !== undefined && rest !== text) steps.push({ kind: 'file', path: layout.file, content: Buffer.from(rest!), summary: `take git-handoff out of ${rel(ctx, layout.file)}` });
+      if (text !== undefined && rest !== text)
+        steps.push({ kind: 'file', path: layout.file, content: Buffer.from(rest!), summary: `take git-handoff out of ${rel(ctx, layout.file)}` });
     }
     return steps;
   },

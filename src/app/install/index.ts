@@ -182,7 +182,14 @@ export async function planUninstall(repo: Repo): Promise<{ steps: PlannedStep[];
     if (undo === 'keep') {
       steps.push({ kind: 'notice', installer: f.installer, summary: `left ${shown} as it is: ${since} and holds nothing of ours to take out` });
     } else {
-      steps.push({ kind: 'file', installer: f.installer, path: abs, content: undo, ...(undo === null ? prune : {}), summary: `${undo === null ? 'remove' : 'take our part out of'} ${shown} (${since})` });
+      steps.push({
+        kind: 'file',
+        installer: f.installer,
+        path: abs,
+        content: undo,
+        ...(undo === null ? prune : {}),
+        summary: `${undo === null ? 'remove' : 'take our part out of'} ${shown} (${since})`,
+      });
     }
   }
   // Folders init created go once empty, whichever step empties them.

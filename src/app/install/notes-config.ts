@@ -61,8 +61,20 @@ function migrateRewriteRef(ctx: PlanContext, values: string[]): Step[] {
   const ours = ctx.record?.config.some((c) => c.key === 'notes.rewriteRef' && c.value === NOTES_REF);
   if (!ours || !values.includes(NOTES_REF) || values.includes(REWRITE_REF_VALUE)) return [];
   return [
-    { kind: 'config', key: 'notes.rewriteRef', value: NOTES_REF, action: 'unset', summary: `unset notes.rewriteRef=${NOTES_REF} (git warns 'notes ref ${NOTES_REF} is invalid' on every amend until the first handoff)` },
-    { kind: 'config', key: 'notes.rewriteRef', value: REWRITE_REF_VALUE, action: 'add', summary: `set notes.rewriteRef=${REWRITE_REF_VALUE} (the same ref, as a glob git matches without a warning)` },
+    {
+      kind: 'config',
+      key: 'notes.rewriteRef',
+      value: NOTES_REF,
+      action: 'unset',
+      summary: `unset notes.rewriteRef=${NOTES_REF} (git warns 'notes ref ${NOTES_REF} is invalid' on every amend until the first handoff)`,
+    },
+    {
+      kind: 'config',
+      key: 'notes.rewriteRef',
+      value: REWRITE_REF_VALUE,
+      action: 'add',
+      summary: `set notes.rewriteRef=${REWRITE_REF_VALUE} (the same ref, as a glob git matches without a warning)`,
+    },
   ];
 }
 
@@ -79,7 +91,13 @@ export const notesConfigInstaller: Installer = {
     steps.push(...(await refStep(ctx, 'notes.rewriteRef', 'amend and rebase carry handoffs', REWRITE_REF_VALUE)));
     const mode = (await ctx.configAll('notes.rewriteMode')).at(-1);
     if (mode === undefined) {
-      steps.push({ kind: 'config', key: 'notes.rewriteMode', value: 'overwrite', action: 'set', summary: 'set notes.rewriteMode=overwrite (a squash keeps the newest handoff)' });
+      steps.push({
+        kind: 'config',
+        key: 'notes.rewriteMode',
+        value: 'overwrite',
+        action: 'set',
+        summary: 'set notes.rewriteMode=overwrite (a squash keeps the newest handoff)',
+      });
     } else if (mode !== 'overwrite' && steps.length) {
       steps.push({ kind: 'notice', summary: `kept notes.rewriteMode=${mode}; the post-rewrite hook repairs handoffs it would concatenate` });
     }

@@ -38,7 +38,13 @@ export const syncInstaller: Installer = {
       const key = `remote.${remote}.fetch`;
       const spec = syncRefspec(remote);
       if (!(await ctx.configAll(key)).includes(spec)) {
-        steps.push({ kind: 'config', key, value: spec, action: 'add', summary: `add the fetch refspec ${spec} ('git fetch' keeps ${trackingRef(remote)} current)` });
+        steps.push({
+          kind: 'config',
+          key,
+          value: spec,
+          action: 'add',
+          summary: `add the fetch refspec ${spec} ('git fetch' keeps ${trackingRef(remote)} current)`,
+        });
       }
     }
     steps.push(...(await planHook(ctx, SYNC_HOOK)));

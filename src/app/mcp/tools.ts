@@ -105,7 +105,8 @@ export const TOOLS: ToolDef[] = [
     readOnly: false,
     async run(repo, a) {
       if (a.handoff !== undefined && a.patch !== undefined) throw new UsageError('handoff_write: give handoff or patch, not both');
-      if (a.handoff === undefined && a.patch === undefined) throw new UsageError('handoff_write: give handoff (the whole handoff) or patch (changes to the latest)');
+      if (a.handoff === undefined && a.patch === undefined)
+        throw new UsageError('handoff_write: give handoff (the whole handoff) or patch (changes to the latest)');
       const patch = a.patch !== undefined;
       const r = await writeHandoff(repo, {
         input: Buffer.from(JSON.stringify(patch ? a.patch : a.handoff)),
@@ -137,7 +138,8 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'handoff_log',
     title: 'List handoff versions',
-    description: 'Handoff versions, newest first: id, date, validity, session, status, summary. By default the current branch (every version when it has none).',
+    description:
+      'Handoff versions, newest first: id, date, validity, session, status, summary. By default the current branch (every version when it has none).',
     inputSchema: obj({ limit: n('at most this many versions (default 20)'), ...SELECTION }),
     readOnly: true,
     async run(repo, a) {
@@ -157,7 +159,9 @@ export const TOOLS: ToolDef[] = [
           summary: v.handoff.summary ?? null,
         });
       }
-      const text = rows.map((r) => `${r.version.slice(0, 12)} ${r.date} ${r.valid ? `${r.status ?? '-'} ${(r.summary ?? '').split('\n')[0]}` : '(invalid note)'}`).join('\n');
+      const text = rows
+        .map((r) => `${r.version.slice(0, 12)} ${r.date} ${r.valid ? `${r.status ?? '-'} ${(r.summary ?? '').split('\n')[0]}` : '(invalid note)'}`)
+        .join('\n');
       return { data: { ok: true, versions: rows }, text: text || 'no versions' };
     },
   },
@@ -170,7 +174,10 @@ export const TOOLS: ToolDef[] = [
     async run(repo, a) {
       const d = await diffVersions(repo, { old: str(a.old), new: str(a.new), branch: str(a.branch), all: a.all === true, checkBranch: false });
       const { renderChanges } = await import('../../core/version-diff.js');
-      return { data: { ok: true, old: d.old.id, new: d.new.id, changes: d.changes }, text: `diff ${d.old.id.slice(0, 12)}..${d.new.id.slice(0, 12)}\n${renderChanges(d.changes) || '(no changes)\n'}` };
+      return {
+        data: { ok: true, old: d.old.id, new: d.new.id, changes: d.changes },
+        text: `diff ${d.old.id.slice(0, 12)}..${d.new.id.slice(0, 12)}\n${renderChanges(d.changes) || '(no changes)\n'}`,
+      };
     },
   },
   {
@@ -212,7 +219,10 @@ export const TOOLS: ToolDef[] = [
     async run(repo, a) {
       if (a.work_item !== undefined) {
         const { status, notice } = await itemStatus(repo, parseItemOption(str(a.work_item)));
-        return { data: { ok: true, item: itemData(status), ...(notice ? { notice } : {}) }, text: `${status.workItem}: ${status.state}${status.title ? ` - ${status.title}` : ''}` };
+        return {
+          data: { ok: true, item: itemData(status), ...(notice ? { notice } : {}) },
+          text: `${status.workItem}: ${status.state}${status.title ? ` - ${status.title}` : ''}`,
+        };
       }
       const { statuses, notice } = await allStatuses(repo);
       return {
@@ -278,8 +288,20 @@ export const LATEST_BOOKMARK_URI = 'handoff://latest/bookmark';
 
 export function listResources() {
   return [
-    { uri: LATEST_URI, name: 'latest-handoff', title: 'Latest handoff of the current branch', description: 'the stored note (canonical YAML) of the latest version on the current branch', mimeType: 'application/yaml' },
-    { uri: LATEST_BOOKMARK_URI, name: 'latest-handoff-bookmark', title: 'Bookmark of the latest handoff', description: 'the 15-30 line bookmark `git handoff show` prints', mimeType: 'text/plain' },
+    {
+      uri: LATEST_URI,
+      name: 'latest-handoff',
+      title: 'Latest handoff of the current branch',
+      description: 'the stored note (canonical YAML) of the latest version on the current branch',
+      mimeType: 'application/yaml',
+    },
+    {
+      uri: LATEST_BOOKMARK_URI,
+      name: 'latest-handoff-bookmark',
+      title: 'Bookmark of the latest handoff',
+      description: 'the 15-30 line bookmark `git handoff show` prints',
+      mimeType: 'text/plain',
+    },
   ];
 }
 
