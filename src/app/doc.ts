@@ -209,7 +209,7 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
   // Last: the SEED section, rendered from the state just recorded.
   const seed = await buildSeed(ctx, next, lang, ctx.policy.effective, [receipt]);
   const fresh = replaceSeed(text, seed);
-  // Issue 11: committing the document moves HEAD, which the seed carries; a re-run whose
+  // Committing the document moves HEAD, which the seed carries; a re-run whose
   // document and receipt are unchanged must not dirty the work tree for that alone.
   const rewritten = settled && head !== null && onlyHeadMoved(text, fresh, head) ? text : fresh;
   const seedWritten = rewritten !== text;

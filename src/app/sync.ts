@@ -4,7 +4,7 @@
  * meanwhile. The remote is pushed before our own ref moves, so a remote that
  * refuses leaves the local history exactly as it was.
  *
- * Issue 14: retries back off with jitter inside a time budget (`handoff.sync.timeout`)
+ * Retries back off with jitter inside a time budget (`handoff.sync.timeout`)
  * instead of a fixed count, so a busy shared remote is not a failure; every network step
  * runs under that budget with stall detection; one sync at a time per clone (a lock file),
  * and a lock on the remote that outlives every retry is named as a stale lock.

@@ -1,5 +1,5 @@
 /**
- * Issue 17: Cursor, Copilot CLI, OpenCode and Droid installed and answered in each one's
+ * Cursor, Copilot CLI, OpenCode and Droid installed and answered in each one's
  * documented format; one hook, one host; the Codex and Gemini fixes; doctor and Codex trust.
  */
 import { describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@ import { handoff } from '../helpers/cli.js';
 import { TestRepo, tempDir } from '../helpers/repo.js';
 
 /**
- * Issue 13: `show` on a branch with no version reads which branches have one from a cache
+ * `show` on a branch with no version reads which branches have one from a cache
  * under .git/handoff/, keyed by the notes ref's value, instead of walking the history. What
  * it shows must be what the full walk shows, whatever moved the ref: our writes, a native
  * `git notes add`, an invalid note, a `purge` rewriting the history.

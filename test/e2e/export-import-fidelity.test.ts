@@ -1,5 +1,5 @@
 /**
- * Issue 11: export -> import of an unedited file appends nothing, for every field (unknown
+ * Export -> import of an unedited file appends nothing, for every field (unknown
  * ones included); an edit changes only what was edited. Next-session, JSON and YAML.
  */
 import { describe, expect, it } from 'vitest';
@@ -89,7 +89,7 @@ describe('export -> import keeps every field', () => {
   });
 });
 
-describe('a track with extra keys (review of issue 11)', () => {
+describe('a track with extra keys (found in review)', () => {
   it('an edit of its table row is kept, and the extra key still round-trips', () => {
     const repo = TestRepo.init();
     repo.commit('feat: start', { 'a.txt': 'a\n' });

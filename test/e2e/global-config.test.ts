@@ -1,5 +1,5 @@
 /**
- * Issue 10 §2: the path most users take. Every other suite isolates git with
+ * The path most users take. Every other suite isolates git with
  * GIT_CONFIG_GLOBAL=/dev/null; here a realistic global config (identity, an `include`, an
  * `includeIf "gitdir:"` for work repositories, an `onbranch:` one, aliases, url rewrites)
  * drives the main commands, and each result is checked against what git itself reads.

@@ -1,5 +1,5 @@
 /**
- * Issue 10 §5: no git warning may ever appear because of us. Before the first handoff exists,
+ * No git warning may ever appear because of us. Before the first handoff exists,
  * an exact `notes.rewriteRef=refs/notes/handoff` made git print `warning: notes ref
  * refs/notes/handoff is invalid` on every amend and rebase (HANDOFF_SKIP cannot silence git).
  */

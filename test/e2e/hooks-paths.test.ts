@@ -1,5 +1,5 @@
 /**
- * Issue 10 §5: a core.hooksPath folder is never changed by init, whether it is tracked by the
+ * A core.hooksPath folder is never changed by init, whether it is tracked by the
  * team (`.githooks`), relative (each linked worktree checks out its own), or shared by several
  * repositories (a global hooks folder). This repository's local core.hooksPath points at our
  * own folder, whose forwarders run the folder's hooks first.

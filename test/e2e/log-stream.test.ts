@@ -5,7 +5,7 @@ import { handoff } from '../helpers/cli.js';
 import { TestRepo, tempDir } from '../helpers/repo.js';
 
 /**
- * Issue 13: `log` writes each version as it is found instead of building one document. The
+ * `log` writes each version as it is found instead of building one document. The
  * bytes must stay those of `JSON.stringify(doc, null, 2)`, on a history that mixes our
  * versions, native notes (valid and not), and bookkeeping commits that are no versions.
  */

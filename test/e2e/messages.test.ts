@@ -104,7 +104,7 @@ describe('messages that say what to do next', () => {
     expect(repo.notesRef()).toBeNull();
   });
 
-  it('import - of Markdown on stdin is refused the same way, not stored as unknown fields (review of issue 11)', () => {
+  it('import - of Markdown on stdin is refused the same way, not stored as unknown fields (found in review)', () => {
     const repo = repoWithCommit();
     for (const input of ['# My notes\n\nowner: bob\nparser: half done\n', '# Notes\n\nSome text here.\n\n- one item\n']) {
       const r = handoff(repo, ['import', '-'], { input });

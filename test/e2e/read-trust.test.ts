@@ -1,5 +1,5 @@
 /**
- * Issue 11, "Asked for one thing, never silently given another": a branch or version that
+ * Asked for one thing, never silently given another: a branch or version that
  * does not exist is refused, naming those that do; a fresh clone is told how handoffs
  * travel. Packed CLI, real git.
  */
@@ -63,7 +63,7 @@ describe('a branch or version that does not exist', () => {
   });
 });
 
-describe('a branch with no version yet (review of issue 11)', () => {
+describe('a branch with no version yet (found in review)', () => {
   it('export says whose handoff it exported, as show does, on stderr only', () => {
     const repo = twoBranches();
     repo.git('checkout', '-q', '-b', 'fresh');

@@ -48,7 +48,7 @@ describe('show, log, diff over versions on several branches', () => {
     expect(lines.length).toBeLessThanOrEqual(30);
   });
 
-  it('show --json has exactly the keys DESIGN.md names, in order', () => {
+  it('show --json has exactly its documented keys, in order', () => {
     const r = handoff(repo, ['show', '--json']);
     expect(Object.keys(r.json)).toEqual(['ok', 'version', 'target', 'date', 'stale', 'age_days', 'due', 'due_reason', 'handoff']);
     expect(r.json).toMatchObject({ ok: true, version: v.m3, target: repo.head(), due: false, due_reason: null });
@@ -104,7 +104,7 @@ describe('show, log, diff over versions on several branches', () => {
     expect(ids(handoff(repo, ['log', '--json', '--all']))).toEqual([v.m3, v.f1, v.m2, v.m1]);
   });
 
-  it('log --json has exactly the shape DESIGN.md names', () => {
+  it('log --json has exactly the documented shape', () => {
     const r = handoff(repo, ['log', '--json', '-n', '1']);
     expect(Object.keys(r.json)).toEqual(['ok', 'versions']);
     expect(Object.keys(r.json.versions[0])).toEqual(['version', 'target', 'date', 'valid', 'session_id', 'status', 'summary']);

@@ -1,5 +1,5 @@
 /**
- * Issue 11, "Amend and purge": a version moved by a rewrite says so; a purge's dry run
+ * Amend and purge: a version moved by a rewrite says so; a purge's dry run
  * names the ids the real run makes; the reflog agrees with the ref; after a purge `show`
  * is the newest version that was not purged. Packed CLI, real git.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10 §1: git's ownership rule. A repository another user owns is refused by git
+ * Git's ownership rule. A repository another user owns is refused by git
  * ("detected dubious ownership") unless safe.directory, read only from the system, global
  * and command-line config, names it. Every command must give git's verdict, every hook
  * must stay silent there, and nothing may be written. The suite runs as root here: it

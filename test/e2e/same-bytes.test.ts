@@ -1,5 +1,5 @@
 /**
- * Issue 10 §3: the same content is always stored as the same bytes. The fast YAML reader
+ * The same content is always stored as the same bytes. The fast YAML reader
  * used to keep trailing spaces, read `key : v` as the key "key ", strip U+3000 and U+00A0
  * and take `1234e56` for a string, while one unrelated comment line (which sends a
  * document to js-yaml) changed what was stored, or whether it was accepted at all.

@@ -1,5 +1,5 @@
 /**
- * Issue 12: the secret scan wherever content enters the notes (write, import, agent hooks,
+ * The secret scan wherever content enters the notes (write, import, agent hooks,
  * sync and the pre-push hook), with a refusal that names every hit and reveals no password.
  */
 import { describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ const topic = (entries: string[]) =>
   `---\ntopic: division\nstatus: active\nfidelity: Standard\n---\n${entries.map((e) => `## ${e}\n\nsaid and decided\n`).join('\n')}`;
 const iso = (epochS: number) => new Date(epochS * 1000).toISOString().slice(0, 16) + 'Z';
 
-describe('the sweep closes its loop (issue 11)', () => {
+describe('the sweep closes its loop', () => {
   it('after write --produced the topic stops being proposed on every commit; the hint names that step; a newer entry proposes it again', () => {
     const repo = TestRepo.init();
     // Two entries dated before anything else happens here (the repository clock starts at BASE_EPOCH).

@@ -1,5 +1,5 @@
 /**
- * Issue 10 §4: uninstall undoes only what init did. Config key by key (a value goes only when
+ * Uninstall undoes only what init did. Config key by key (a value goes only when
  * init set it and it still holds init's value), and no saved copy of a file is ever written
  * over what the user changed after, or between, two inits.
  */

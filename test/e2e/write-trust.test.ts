@@ -1,5 +1,5 @@
 /**
- * Issue 11, "Nothing the user wrote disappears without a word": every write says what it
+ * Nothing the user wrote disappears without a word: every write says what it
  * changed, unknown fields are named, list flags add and remove, documents can patch, and
  * session_id is never inherited. Packed CLI, real git.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10 §2: each in-process reader (config, objects and packs, discovery and refs) gives
+ * Each in-process reader (config, objects and packs, discovery and refs) gives
  * git's answer or declines so git answers; never a third result. Each case runs the reader
  * and git itself on the same repository and compares.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10 §5 against the real hook managers, used as their documentation says: pre-commit
+ * Our hooks against the real hook managers, used as their documentation says: pre-commit
  * (Debian's package), lefthook and simple-git-hooks (this project's devDependencies). Ours
  * keeps running, theirs is never taken over, doctor tells the truth, uninstall leaves
  * nothing of ours anywhere.

@@ -57,7 +57,7 @@ describe('fast YAML reader', () => {
     ['a: 1\na: 2\n', 'declined'],
     ['a: "\\x41"\n', 'declined'],
     ['a: 2026-01-01\n', 'declined'],
-    // Issue 10 §3: each of these was read differently from js-yaml.
+    // Each of these was read differently from js-yaml.
     ['guards:\n  - keep tests green  \n', 'declined'],
     ['- foo  \n', 'declined'],
     ['key : v\n', 'declined'],

@@ -3,7 +3,7 @@ import { chooseLatest } from '../../src/core/latest.js';
 
 const v = (id: string, timestamp: number, head: string) => ({ id, timestamp, head });
 
-describe('chooseLatest: causality first, dates between unrelated work (issue 14)', () => {
+describe('chooseLatest: causality first, dates between unrelated work', () => {
   it('a version whose head continues the other wins over a later date', () => {
     expect(chooseLatest([v('fast', 5000, 'X'), v('real', 1000, 'Y')], new Set(['Y']))).toEqual({ chosen: 'real', diverged: [] });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activeTask } from '../../src/core/mid-task.js';
 
-describe('activeTask: the 🔴 task of .tasks/STATUS.md (seeds 001, 002)', () => {
+describe('activeTask: the 🔴 task of .tasks/STATUS.md', () => {
   it.each([
     ['- 🔴 `parser-quoting` — stopped at the escape table', 'parser-quoting', 'stopped at the escape table'],
     ['- 🔴 **parser-quoting**: stopped at the escape table', 'parser-quoting', 'stopped at the escape table'],

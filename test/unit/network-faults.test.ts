@@ -3,7 +3,7 @@ import { causeOfErrno, causeOfText, describeCause, pathInText } from '../../src/
 import { reasonOf, networkBudget, remainingMs } from '../../src/git/remote.js';
 import { backoffMs } from '../../src/app/sync.js';
 
-describe('the environment refusing a write is named, not an internal error (issue 14)', () => {
+describe('the environment refusing a write is named, not an internal error', () => {
   it.each([
     ['ENOSPC', 'no-space'],
     ['EDQUOT', 'quota'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unclosedQuote } from '../../src/core/parse.js';
 
-describe('unclosedQuote (issue 11: the line of an unclosed quote, not where js-yaml gave up)', () => {
+describe('unclosedQuote (the line of an unclosed quote, not where js-yaml gave up)', () => {
   it.each([
     ['status: active\nsession_id: s\nsummary: "abc\nguards: []\n', 3],
     ["summary: 'abc\nguards:\n  - x\n", 1],

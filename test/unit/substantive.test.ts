@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bodyOf, dueFrom, isExcludedSubject, isSubstantive, subjectLine } from '../../src/core/substantive.js';
 
-describe('excluded subjects (DESIGN.md "Git hooks")', () => {
+describe('excluded subjects (README "Hooks")', () => {
   it.each([
     ['meta: x', true],
     ['docs: x', true],

@@ -1,5 +1,5 @@
 /**
- * Installer: agent hooks (`init --agent NAME`, issues 5 and 17). For each agent named: its
+ * Installer: agent hooks (`init --agent NAME`). For each agent named: its
  * hook entries in its own project files (every existing key and hook kept), and the trigger
  * line `session handoff: read on start, write on end` added once to its instruction file.
  * Where an agent has a personal file (Claude Code's `.claude/settings.local.json`, Droid's
