@@ -95,7 +95,7 @@ const one = join(work, 'one');
 buildFixture(one, { commits: 20000, versions: 1 });
 log(`fixtures built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-// Issue 13: every row on both fixtures (20k commits / 5k versions and 200k / 50k), each
+// The scale rows: every row on both fixtures (20k commits / 5k versions and 200k / 50k), each
 // with its target: the per-command ratios against `node -e 0` measured in the same
 // interleaved runs, the growth from the small fixture to the large one, and the budgets.
 const fixtures = [{ name: '20k commits, 5k versions', short: '5k', dir: big, versions: 5000 }];
@@ -343,7 +343,7 @@ for (const f of fixtures) for (const d of [f.write, f.newBranch]) if (d) rmSync(
   }
 }
 
-// Issue 12: the secret scan of a 1 MiB handoff, in a fresh node process (so the keyword
+// The secret scan of a 1 MiB handoff, in a fresh node process (so the keyword
 // table is built and the code is cold, as in one `git handoff write`). Budget: 50 ms of CPU
 // time (CPU, not wall: on a shared machine the wall clock mostly measures the neighbours).
 {
