@@ -3,11 +3,10 @@
  * git holds a ref lock for the few milliseconds of one update; one that stays behind was
  * left by a killed writer and blocks every later write until it is removed.
  */
-import { statSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Repo } from './repo.js';
-import { processHolding } from '../process/proc.js';
-import { isStaleLock, OWNERLESS_STALE_MS } from '../state/lock.js';
+import { isStaleLock, lockFacts, OWNERLESS_STALE_MS } from '../state/lock.js';
 import { entriesUnder } from '../state/file-walk.js';
 
 /** git's ref locks name no owner: judged by the one lock rule's ownerless branch (../state/lock.ts). */
@@ -26,17 +25,13 @@ export function findRefLocks(repo: Repo, nowMs = Date.now()): RefLock[] {
   const out: RefLock[] = [];
   for (const { path, entry } of entriesUnder(root)) {
     if (entry.name !== 'handoff.lock') continue;
-    let mtime: number;
-    try {
-      mtime = statSync(path).mtimeMs;
-    } catch {
-      continue; // released meanwhile
-    }
+    const facts = lockFacts(path, nowMs);
+    if (!facts) continue; // released meanwhile
     const ref = relative(repo.paths.commonDir, path)
       .replace(/\.lock$/, '')
       .split('\\')
       .join('/');
-    out.push({ ref, path, ageMs: Math.max(0, nowMs - mtime), heldBy: processHolding(path) });
+    out.push({ ref, path, ageMs: facts.ageMs, heldBy: facts.heldBy });
   }
   return out;
 }

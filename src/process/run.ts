@@ -50,11 +50,12 @@ export function tryRun(command: string, args: string[], opts: RunOptions = {}): 
     const err: Buffer[] = [];
     let stopped: RunResult['stopped'];
     const timers: NodeJS.Timeout[] = [];
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
     const stop = (why: 'deadline' | 'stall') => {
-      if (stopped || child.exitCode !== null) return;
+      if (stopped || exited()) return;
       stopped = why;
       child.kill('SIGTERM');
-      timers.push(setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), KILL_GRACE_MS));
+      timers.push(setTimeout(() => !exited() && child.kill('SIGKILL'), KILL_GRACE_MS));
     };
     if (opts.deadlineMs !== undefined) timers.push(setTimeout(() => stop('deadline'), Math.max(0, opts.deadlineMs)));
     let stall: NodeJS.Timeout | undefined;
@@ -67,6 +68,20 @@ export function tryRun(command: string, args: string[], opts: RunOptions = {}): 
     child.stdout.on('data', (b: Buffer) => (out.push(b), alive()));
     child.stderr.on('data', (b: Buffer) => (err.push(b), alive()));
     child.on('error', reject);
+    // 'close' waits for every copy of the pipes: a program the child started (ssh, a remote
+    // helper) can keep them open after the child itself is gone. Once it has exited, what it
+    // wrote is read for a moment, then the pipes are let go, so no deadline is outlived.
+    child.on('exit', () => {
+      timers.push(
+        setTimeout(
+          () => {
+            child.stdout.destroy();
+            child.stderr.destroy();
+          },
+          stopped ? 100 : KILL_GRACE_MS,
+        ),
+      );
+    });
     child.on('close', (code) => {
       for (const t of timers) clearTimeout(t);
       if (stall) clearTimeout(stall);

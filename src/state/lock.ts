@@ -92,8 +92,8 @@ export function lockFacts(path: string, nowMs = Date.now()): LockFacts | null {
 /** Creates `path` holding `text` unless it exists, atomically (link(2)); false when it existed. */
 export function linkNew(path: string, text: string): boolean {
   const tmp = temporaryPath(path);
-  writeFileSync(tmp, text);
   try {
+    writeFileSync(tmp, text);
     linkSync(tmp, path);
     return true;
   } catch (e) {

@@ -33,6 +33,29 @@ describe('the one process runner', () => {
     expect(r.code).not.toBe(0);
   });
 
+  it('is not held past its deadline by a program the child left running with the pipes open', async () => {
+    // The grandchild keeps stdout and stderr open for 30 s; the call must still end.
+    const r = await tryRun(sh, ['-c', 'sleep 30 & echo $!; exec sleep 20'], { deadlineMs: 200 });
+    try {
+      expect(r.stopped).toBe('deadline');
+      expect(r.code).not.toBe(0);
+    } finally {
+      const pid = Number(r.stdout.toString().trim());
+      if (pid > 0) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('reads what a child wrote before it exited, even when a program it left running keeps the pipes', async () => {
+    const r = await tryRun(sh, ['-c', 'sleep 30 & echo $!; printf done >&2']);
+    try {
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('done');
+    } finally {
+      const pid = Number(r.stdout.toString().trim());
+      if (pid > 0) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   it('stops a program that stays silent past stallMs', async () => {
     const r = await tryRun(sh, ['-c', 'printf x; exec sleep 20'], { stallMs: 300 });
     expect(r.stopped).toBe('stall');
