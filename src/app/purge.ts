@@ -8,14 +8,14 @@ import { NOTES_REF, type Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { findNote, writePath } from '../git/notes-tree.js';
 import { serializeCommit, type ObjectStore } from '../git/objects.js';
-import { readCommit } from '../git/read-objects.js';
+import { requireCommit } from '../git/read-objects.js';
 import { OverlayStore } from '../git/overlay-store.js';
 import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from './purge-history.js';
 import { isAncestor } from '../git/notes-history.js';
 import { defaultRemote, trackingRef } from '../git/remote.js';
 import { resolveIdentities } from '../git/identity.js';
 import { formatRecord, recordPath, type PurgeRecord } from '../core/purge.js';
-import { ConcurrentWriters, NothingToPurge, ObjectMissing, UnknownVersion } from '../errors.js';
+import { ConcurrentWriters, NothingToPurge, UnknownVersion } from '../errors.js';
 import { dropSearchIndex } from '../git/search-index.js';
 
 const MAX_ATTEMPTS = 5;
@@ -72,8 +72,7 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
 
 /** A `repair` commit on top of the rewritten history carrying the purge records. */
 async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, records: PurgeRecord[]): Promise<string> {
-  const last = await readCommit(objects, tip);
-  if (!last) throw new ObjectMissing(`commit ${tip} is missing`);
+  const last = await requireCommit(objects, tip);
   let tree = last.tree;
   for (const r of records) tree = await writePath(objects, tree, recordPath(r.version), await objects.write('blob', Buffer.from(formatRecord(r), 'utf8')));
   const ids = await resolveIdentities(repo);

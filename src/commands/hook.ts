@@ -1,7 +1,7 @@
 import type { CommandContext, CommandModule } from './types.js';
 import { str } from './types.js';
 import type { HookHandler } from '../app/hooks/types.js';
-import { UsageError, isHandoffError } from '../errors.js';
+import { UntrustedRepository, UsageError, isHandoffError } from '../errors.js';
 import { readStdin, readStdinBytes } from '../cli/io.js';
 
 /**
@@ -62,7 +62,7 @@ export const command: CommandModule = {
       return await run({ io: ctx.io, cwd: ctx.cwd, args: rest, stdin: async () => (await readStdinBytes(ctx.io))?.toString('utf8') ?? '' });
     } catch (e) {
       // A repository git refuses is none of ours: silent, as if git-handoff were not installed.
-      if (isHandoffError(e) && e.code === 'UntrustedRepository') return 0;
+      if (isHandoffError(e, UntrustedRepository)) return 0;
       // Never in the way: the commit stands; say what went wrong in one line.
       ctx.io.err(`git-handoff: ${event} hook: ${((e as Error)?.message ?? String(e)).split('\n')[0]}`);
       const stack = (e as { stack?: unknown } | null)?.stack;
