@@ -57,8 +57,8 @@ export function frontMatterSpan(src: string, dots = true): FrontMatterSpan | nul
   return { lines: open + 1, close, body: after === src.length ? after : after + 1 };
 }
 
-/** A top-level key line: a name, a colon (blanks before it allowed, as YAML does), the value (a line with another line break in it is no key line). */
-const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$/;
+/** A top-level key line: a name, a colon, the value (a line with another line break in it is no key line). */
+const KEY_LINE = /^([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$/;
 
 /** Each top-level `key: value` line in [from, to) of `src`, in order, its value as written (trimmed). */
 export function* keyLines(src: string, from: number, to: number): Generator<[key: string, raw: string]> {

@@ -114,17 +114,6 @@ describe('frontMatterSpan and keyLines', () => {
   });
 });
 
-describe('a key with blanks before its colon', () => {
-  it('is the key, as YAML reads it (`status : done` is status)', () => {
-    const src = '---\nstatus : done\nwork_item\t: local:#7\n---\n';
-    const span = frontMatterSpan(src)!;
-    expect([...keyLines(src, span.lines, span.close)]).toEqual([
-      ['status', 'done'],
-      ['work_item', 'local:#7'],
-    ]);
-  });
-});
-
 describe('topLevelValue', () => {
   it.each([
     ['summary: x\nbranch: main\n', 'main'],
