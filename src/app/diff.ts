@@ -7,6 +7,7 @@ import type { Repo } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
 import { movedByRewrite } from '../core/rewrite.js';
 import type { Change } from '../core/version-diff.js';
+import { plainPainter, type Painter } from '../core/bookmark.js';
 import { checkedSelection, selectionFor } from './show.js';
 import { isHandoffError, TooFewVersions, UnknownVersion } from '../errors.js';
 
@@ -59,4 +60,22 @@ export async function diffVersions(repo: Repo, req: DiffRequest): Promise<Versio
     return m ? [{ version: v.id, ...m }] : [];
   });
   return { old: oldV, new: newV, changes: diffHandoffs(oldV.handoff, newV.handoff), moved };
+}
+
+/** `diff --json`'s document; the MCP tool returns the same one. */
+export function diffJson(d: VersionDiff) {
+  return { ok: true, old: d.old.id, new: d.new.id, changes: d.changes, ...(d.moved.length ? { moved: d.moved } : {}) };
+}
+
+/** The text `diff` prints (the MCP tool returns the same), the heading through `paint`. */
+export async function diffText(d: VersionDiff, paint: Painter = plainPainter): Promise<string> {
+  const { renderChanges } = await import('../core/version-diff.js');
+  let out = `${paint.heading(`diff ${d.old.id.slice(0, 12)}..${d.new.id.slice(0, 12)}`)}\n`;
+  for (const m of d.moved)
+    out += `version ${m.version.slice(0, 12)} was moved from commit ${m.from.slice(0, 7)} to ${m.to.slice(0, 7)} by a rewrite (amend or rebase)\n`;
+  // A version moved by a rewrite carries the same note: say so rather than "(no changes)".
+  if (d.moved.length && !d.changes.length)
+    out += `(no changes to the content; the note moved from ${d.old.target.slice(0, 7)} to ${d.new.target.slice(0, 7)})\n`;
+  else out += renderChanges(d.changes) || '(no changes)\n';
+  return out;
 }

@@ -7,9 +7,9 @@
 import type { Repo } from '../../git/repo.js';
 import { withRepo } from '../repository.js';
 import { showHandoff, type ShowResult } from '../show.js';
-import { showJson } from '../show-report.js';
+import { notices, showJson } from '../show-report.js';
 import { logVersions } from '../log.js';
-import { diffVersions } from '../diff.js';
+import { diffJson, diffText, diffVersions } from '../diff.js';
 import { writeHandoff } from '../write.js';
 import { searchHandoffs } from '../search.js';
 import { allStatuses, itemStatus, type ItemStatus } from '../status.js';
@@ -53,17 +53,15 @@ const SELECTION = {
   all: b('the versions of every branch'),
 };
 
-function showNotices(r: ShowResult): string[] {
-  const out = r.skipped.map((v) => `skipped version ${v.id.slice(0, 12)}: not a valid handoff (${v.problems[0]})`);
-  if (r.fallback && r.version) out.push(`no handoff on ${r.currentBranch ? `branch ${r.currentBranch}` : 'this detached HEAD'} yet; showing the newest one`);
-  if (r.stale) out.push(`this handoff is stale: written ${r.ageDays} days ago; confirm with the user before acting on it`);
-  if (r.due) out.push(`a handoff is due: commit ${r.due.commit.slice(0, 7)} was made since this one`);
-  return out;
-}
-
+/**
+ * The bookmark `git handoff show` prints, its notices from the one owner (show-report.ts),
+ * so an agent reading it through MCP is told everything a person at the terminal is.
+ * With no version to show, the notices alone (the CLI prints them on stderr) and one line.
+ */
 function bookmarkOf(r: ShowResult): string {
-  if (!r.version) return 'no handoff has been written in this repository yet';
-  return renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: showNotices(r) });
+  const lines = notices(r);
+  if (!r.version) return [...lines, lines.length ? 'no handoff to show' : 'no handoff has been written in this repository yet'].join('\n');
+  return renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: lines });
 }
 
 function itemData(st: ItemStatus) {
@@ -89,7 +87,7 @@ export const TOOLS: ToolDef[] = [
     readOnly: true,
     async run(repo, a) {
       const r = await showHandoff(repo, { version: str(a.version), branch: str(a.branch), all: a.all === true });
-      return { data: { ...showJson(r), notices: showNotices(r) }, text: bookmarkOf(r) };
+      return { data: { ...showJson(r), notices: notices(r) }, text: bookmarkOf(r) };
     },
   },
   {
@@ -168,16 +166,13 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'handoff_diff',
     title: 'Compare two handoff versions',
-    description: 'What changed between two versions, field by field (default: the previous version against the latest).',
+    description:
+      'What changed between two versions, field by field (default: the previous version against the latest), and which of them a rewrite (amend, rebase) moved to another commit: the same as `git handoff diff`.',
     inputSchema: obj({ old: s('the older version (id, prefix or ~N; default ~1)'), new: s('the newer version (default: the latest)'), ...SELECTION }),
     readOnly: true,
     async run(repo, a) {
       const d = await diffVersions(repo, { old: str(a.old), new: str(a.new), branch: str(a.branch), all: a.all === true, checkBranch: false });
-      const { renderChanges } = await import('../../core/version-diff.js');
-      return {
-        data: { ok: true, old: d.old.id, new: d.new.id, changes: d.changes },
-        text: `diff ${d.old.id.slice(0, 12)}..${d.new.id.slice(0, 12)}\n${renderChanges(d.changes) || '(no changes)\n'}`,
-      };
+      return { data: diffJson(d), text: await diffText(d) };
     },
   },
   {
