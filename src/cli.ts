@@ -7,7 +7,7 @@ import { parseCommandArgs, renderHelp, renderOverview, renderManPage } from './c
 import { processIo } from './cli/io.js';
 import type { CommandSpec } from './app/command-line.js';
 import type { Io } from './app/io.js';
-import { FileSystemRefused, isHandoffError, UsageError } from './errors.js';
+import { FileSystemRefused, isHandoffError, reportedMessage, UsageError } from './errors.js';
 import { nearestName } from './core/nearest-name.js';
 import { takeConfigWarnings } from './git/config-values.js';
 import { describeFsError, describeGitFsFailure } from './git/fs-failure.js';
@@ -81,7 +81,7 @@ function asFileSystemRefusal(e: unknown, cwd: string): unknown {
 function reportError(e: unknown, io: Io, json: boolean): number {
   const known = isHandoffError(e);
   const code = known ? e.code : 'InternalError';
-  const message = known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`;
+  const message = reportedMessage(e);
   // One line, always; a usage error says where the usage is.
   io.err(`git handoff: ${message}${known && e.exitCode === 2 && !/ -h'/.test(message) ? " (see 'git handoff -h')" : ''}`);
   const stack = (e as { stack?: unknown } | null)?.stack;

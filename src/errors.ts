@@ -28,9 +28,24 @@ export function isHandoffError(e: unknown, want?: string | HandoffErrorClass): e
   return false;
 }
 
+/**
+ * The one message an error is reported with (stderr, `--json`, an MCP tool error): ours as
+ * written; one we do not know, or one marked `unexpected`, after `internal error: `. This is
+ * the only place that prefix is given.
+ */
+export function reportedMessage(e: unknown): string {
+  if (isHandoffError(e) && !e.unexpected) return e.message;
+  return `internal error: ${(e as Error | null)?.message ?? String(e)}`;
+}
+
 export class HandoffError extends Error {
   static code = 'HandoffError';
   readonly exitCode: ExitCode = 1;
+  /**
+   * Reported as an error the entry point does not know is (`internal error: ...`, see
+   * `reportedMessage`): a failure of our package, not of the user's input or repository.
+   */
+  readonly unexpected: boolean = false;
   readonly [BRAND] = true;
   constructor(
     message: string,
@@ -239,9 +254,10 @@ export class ConcurrentWriters extends InternalError {
   static override code = 'ConcurrentWriters';
 }
 /**
- * Exit 3: the installed package lacks a file it ships (githooks/). The message keeps the
- * `internal error:` prefix the entry point gives errors it does not know.
+ * Exit 3: the installed package lacks a file it ships (githooks/). Reported with the
+ * `internal error:` prefix errors we do not know get: the package is broken, not the input.
  */
 export class InstallationIncomplete extends InternalError {
   static override code = 'InstallationIncomplete';
+  override readonly unexpected = true;
 }

@@ -6,11 +6,13 @@ import {
   ExternalFailure,
   GhFailed,
   HandoffError,
+  InstallationIncomplete,
   InternalError,
   isHandoffError,
   NotARepository,
   ProviderFailed,
   Refused,
+  reportedMessage,
   UsageError,
 } from '../../src/errors.js';
 
@@ -57,6 +59,25 @@ describe('the error classes', () => {
     );
     expect(files.length).toBeGreaterThan(100);
     expect(generic).toEqual([]);
+  });
+
+  it('the internal-error prefix is given in one place: an error we know keeps its message, one we do not or one marked unexpected gets it', () => {
+    expect(reportedMessage(new Refused('no'))).toBe('no');
+    expect(reportedMessage(new errors.GitFailed('git mktree failed'))).toBe('git mktree failed');
+    expect(reportedMessage(new Error('boom'))).toBe('internal error: boom');
+    expect(reportedMessage('thrown text')).toBe('internal error: thrown text');
+    const e = new InstallationIncomplete('cannot find the package');
+    expect([e.message, e.exitCode, reportedMessage(e)]).toEqual(['cannot find the package', 3, 'internal error: cannot find the package']);
+    // and no code writes it by hand (comments aside)
+    const src = join(__dirname, '../../src');
+    const files = (readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && f !== 'errors.ts');
+    const byHand = files.flatMap((f) =>
+      readFileSync(join(src, f), 'utf8')
+        .split('\n')
+        .filter((l) => !/^\s*(\*|\/\/)/.test(l) && /['"`]internal error: /i.test(l))
+        .map((l) => `${f}: ${l.trim()}`),
+    );
+    expect(byHand).toEqual([]);
   });
 
   it('leaves data out of the JSON when there is none', () => {

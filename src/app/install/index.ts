@@ -47,7 +47,7 @@ export function packageRoot(): string {
     }
     dir = dirname(dir);
   }
-  throw new InstallationIncomplete('internal error: cannot find the git-handoff package folder (githooks/ is missing)');
+  throw new InstallationIncomplete('cannot find the git-handoff package folder (githooks/ is missing)');
 }
 
 function planContext(repo: Repo, options: InstallOptions, overlay: Map<string, Buffer | null>): PlanContext {

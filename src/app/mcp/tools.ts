@@ -19,7 +19,7 @@ import { renderBookmark } from '../../core/bookmark.js';
 import { serializeReceipt } from '../../core/receipt.js';
 import { handoffInputSchema, handoffPatchSchema, type JsonSchema } from '../../core/handoff-json-schema.js';
 import { checkArgs } from './check-args.js';
-import { isHandoffError, UsageError } from '../../errors.js';
+import { isHandoffError, reportedMessage, UsageError } from '../../errors.js';
 
 export interface ToolResult {
   content: { type: 'text'; text: string }[];
@@ -257,7 +257,7 @@ export function isTool(name: string): boolean {
 function errorResult(e: unknown): ToolResult {
   const known = isHandoffError(e);
   const code = known ? e.code : 'InternalError';
-  const message = (known ? e.message : `internal error: ${(e as Error)?.message ?? String(e)}`).split('\n')[0];
+  const message = reportedMessage(e).split('\n')[0];
   return {
     content: [{ type: 'text', text: `${code}: ${message}` }],
     structuredContent: { ok: false, error: { code, message, ...(known && Object.keys(e.data).length ? { data: e.data } : {}) } },
