@@ -1,6 +1,6 @@
 /**
  * The one reader of other processes: the chain of processes above this one with their
- * command lines, and which process holds a file open. Linux answers from /proc without
+ * command lines, when a process started, and which process holds a file open. Linux answers from /proc without
  * starting anything; elsewhere the chain can be asked of `ps` (one start per step), and the
  * open-file question has no answer. Best effort throughout: what cannot be read is absent.
  */
@@ -35,6 +35,35 @@ export function procEntry(pid: number): ProcessEntry | null {
     // the process went away between the two reads, or hides its command line
   }
   return { pid, ppid, name: stat.slice(stat.indexOf('(') + 1, close), argv };
+}
+
+let bootId: string | null | undefined;
+
+/**
+ * When the process `pid` started, as a token that differs for a later process given the same
+ * pid: the boot's id and the start time in clock ticks since boot (/proc/PID/stat field 22),
+ * so neither pid reuse nor a reboot repeats it. Null where /proc is not there, or when the
+ * process is gone or hidden (`hidepid`).
+ */
+export function processStartToken(pid: number): string | null {
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // fields after the command name's ')': the first is field 3 (state), so field 22 is the 20th
+  const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  if (!ticks || !/^\d+$/.test(ticks)) return null;
+  if (bootId === undefined) {
+    try {
+      bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+    } catch {
+      bootId = null;
+    }
+  }
+  return `${bootId ?? 'boot'}:${ticks}`;
 }
 
 /** One process as `ps` prints it (its arguments split at spaces: ps does not say where they were). */

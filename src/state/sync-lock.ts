@@ -2,7 +2,8 @@
  * One sync at a time in a clone: the pre-push hook and a manual `sync` (or an
  * agent and a person) would otherwise race on `refs/notes/remotes/<remote>/handoff` and fail
  * each other with git's "cannot lock ref". The one lock of ./lock.ts under the git common dir:
- * a holder that died (killed, crashed) is recognised by its pid and replaced.
+ * a holder that died (killed, crashed) is recognised by its pid and start time and replaced,
+ * also when another process was given its pid meanwhile.
  */
 import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
