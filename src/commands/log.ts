@@ -23,6 +23,39 @@ function chunked(write: (text: string) => void): { write(text: string): void; fl
   };
 }
 
+export interface LogRow {
+  version: string;
+  target: string;
+  date: string;
+  valid: boolean;
+  session_id: string | null;
+  status: string | null;
+  summary: string | null;
+}
+
+const flat = (x: unknown) => x === null || typeof x === 'string' || typeof x === 'boolean';
+
+/**
+ * A row of `log --json` as it stands in the list: the bytes of
+ * `JSON.stringify(row, null, 2)` indented by four more columns, written field by field (on
+ * 50,000 versions the general serializer and the re-indenting took a tenth of the listing).
+ */
+export function jsonRow(r: LogRow): string {
+  const j = JSON.stringify;
+  if (!(flat(r.version) && flat(r.target) && flat(r.date) && flat(r.valid) && flat(r.session_id) && flat(r.status) && flat(r.summary))) {
+    return JSON.stringify(r, null, 2).replace(/\n/g, '\n    ');
+  }
+  return `{
+      "version": ${j(r.version)},
+      "target": ${j(r.target)},
+      "date": ${j(r.date)},
+      "valid": ${j(r.valid)},
+      "session_id": ${j(r.session_id)},
+      "status": ${j(r.status)},
+      "summary": ${j(r.summary)}
+    }`;
+}
+
 export const command: CommandModule = {
   spec: {
     name: 'log',
@@ -52,7 +85,7 @@ export const command: CommandModule = {
         if (n >= max) break;
         n++;
         if (ctx.json) {
-          const row = {
+          const row: LogRow = {
             version: v.id,
             target: v.target,
             date,
@@ -61,7 +94,7 @@ export const command: CommandModule = {
             status: v.handoff.status ?? null,
             summary: v.handoff.summary ?? null,
           };
-          out.write(`${n > 1 ? ',' : ''}\n    ${JSON.stringify(row, null, 2).replace(/\n/g, '\n    ')}`);
+          out.write(`${n > 1 ? ',' : ''}\n    ${jsonRow(row)}`);
           continue;
         }
         const head = `${p.warn(v.id.slice(0, 12))} ${p.dim(date.replace('T', ' ').replace('Z', ''))}`;

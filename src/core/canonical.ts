@@ -34,14 +34,15 @@ const HEX_ID = /^[0-9a-f]{7,64}$/;
 // The same rule for ASCII-only text, without the cost of compiling Unicode property classes.
 const PLAIN_ASCII = /^[A-Za-z_][A-Za-z0-9 _.,/()'?!%+=@$&*;:#"`<>~^|\\[\]{}-]*$/;
 
-function plainOk(s: string): boolean {
+/** Whether `s` is written as a plain scalar (else it is quoted); the fast reader (src/core/fast-yaml.ts) asks the same. */
+export function plainOk(s: string): boolean {
   if (HEX_ID.test(s)) return /[a-df]/.test(s);
   const shape = /^[\x00-\x7f]*$/.test(s) ? PLAIN_ASCII : PLAIN;
   return shape.test(s) && !RESERVED.test(s) && !s.endsWith(' ') && !/ #|: |:$/.test(s);
 }
 
 /** A multi-line string as a literal block, when it can be one exactly. */
-function literalBlock(s: string, indent: string): string | null {
+export function literalBlock(s: string, indent: string): string | null {
   if (!s.includes('\n') || s.startsWith(' ') || s.startsWith('\n')) return null;
   for (const c of s) {
     const cp = c.codePointAt(0)!;

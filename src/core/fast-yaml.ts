@@ -1,16 +1,24 @@
 /**
  * A reader for the canonical YAML our emitter writes (src/core/canonical.ts): block
- * mappings and sequences, plain, quoted and literal scalars, empty `[]`/`{}`. Loading
- * js-yaml costs ~4 ms of start-up, more than the rest of `show`; this reads a stored note in
- * well under a millisecond. It answers only when its result is provably what js-yaml (core
- * schema) returns: the document must be exactly the canonical rendering of what it read,
- * and js-yaml reads every canonical rendering back as the value rendered (the property
+ * mappings and sequences, plain and double-quoted scalars, literal blocks, empty `[]`/`{}`.
+ * Loading js-yaml costs ~4 ms of start-up, more than the rest of `show`; this reads a stored
+ * note in well under a millisecond. It answers only when its result is provably what js-yaml
+ * (core schema) returns: the document must be exactly the canonical rendering of what it
+ * read, and js-yaml reads every canonical rendering back as the value rendered (the property
  * tests in test/unit/fast-yaml.test.ts hold both sides to that). Anything else (other
  * spellings, comments, anchors, flow collections, folded scalars, floats, odd blanks)
  * throws NotInSubset and the caller uses js-yaml, so the same content is stored as the same
  * bytes whichever reader read it.
+ *
+ * The proof is made while reading, line by line: the reader accepts only the lines the
+ * emitter writes, each token in the one spelling the emitter gives its value (a plain
+ * scalar only where `plainOk` says the emitter writes it plain, a quoted one only with the
+ * emitter's escapes, indentation exactly two columns a level). Rendering the whole document
+ * again to compare it, as an earlier version did, cost as much as the reading itself on a
+ * listing of 50,000 notes (README.md "Performance"). The tests hold the two to the same
+ * answers: whatever this reader accepts, `toCanonicalYaml` renders back to the same text.
  */
-import { toCanonicalYaml } from './canonical.js';
+import { literalBlock, plainOk } from './canonical.js';
 
 export class NotInSubset extends Error {}
 
@@ -18,197 +26,257 @@ const fail = (why: string): never => {
   throw new NotInSubset(why);
 };
 
-interface Line {
-  indent: number;
-  text: string;
-  no: number;
+const SPACE = 0x20;
+const DASH = 0x2d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+
+/** The characters `quote` in src/core/canonical.ts writes as `\uXXXX` (not \n, \t, \r). */
+function escapedAsHex(c: number): boolean {
+  return (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || (c >= 0x7f && c <= 0x9f) || c === 0xfeff || c === 0x2028 || c === 0x2029;
+}
+/** The characters `quote` never writes as themselves. */
+function mustEscape(c: number): boolean {
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === QUOTE || c === BACKSLASH;
 }
 
-const NULLS = new Set(['null', 'Null', 'NULL', '~']);
-const TRUES = new Set(['true', 'True', 'TRUE']);
-const FALSES = new Set(['false', 'False', 'FALSE']);
+const hexDigit = (c: number): number => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1);
 
-function plainScalar(s: string): unknown {
-  if (NULLS.has(s)) return null;
-  if (TRUES.has(s)) return true;
-  if (FALSES.has(s)) return false;
-  if (/^[-+]?[0-9]+$/.test(s)) {
-    const n = Number(s);
-    if (!Number.isSafeInteger(n) || /^[-+]?0[0-9]/.test(s)) fail('number form');
-    return n;
+/**
+ * The string of the double-quoted scalar that starts at `from` in `line`, when it is spelt
+ * as `quote` spells it; `end` is set to the index after its closing quote.
+ */
+let end = 0;
+function quotedAt(line: string, from: number): string {
+  let out = '';
+  let run = from + 1;
+  for (let i = from + 1; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === QUOTE) {
+      end = i + 1;
+      return run === from + 1 ? line.slice(run, i) : out + line.slice(run, i);
+    }
+    if (c !== BACKSLASH) {
+      if (mustEscape(c)) fail('unescaped character');
+      continue;
+    }
+    out += line.slice(run, i);
+    const e = line.charCodeAt(i + 1);
+    if (e === QUOTE) out += '"';
+    else if (e === BACKSLASH) out += '\\';
+    else if (e === 0x6e) out += '\n';
+    else if (e === 0x74) out += '\t';
+    else if (e === 0x72) out += '\r';
+    else if (e === 0x75) {
+      let cp = 0;
+      for (let k = 2; k < 6; k++) {
+        const d = hexDigit(line.charCodeAt(i + k));
+        if (d < 0) fail('escape');
+        cp = cp * 16 + d;
+      }
+      if (!escapedAsHex(cp)) fail('escape');
+      out += String.fromCharCode(cp);
+      i += 4;
+    } else fail('escape');
+    i++;
+    run = i + 1;
   }
-  // Anything else that a YAML reader could take for a number, or that starts with an
-  // indicator character, is left to js-yaml.
-  if (/^[-+.0-9]/.test(s) && !/^[0-9a-f]{7,64}$/.test(s)) fail('number-like');
-  if (/^[-+]?\.(inf|Inf|INF|nan|NaN|NAN)$/.test(s)) fail('special float');
-  if (/^[?:,[\]{}#&*!|>'"%@`-]/.test(s)) fail('indicator');
-  if (/: |\s#|:$|\t/.test(s)) fail('ambiguous plain');
+  return fail('open quote');
+}
+
+/** A quoted scalar value is canonical when the emitter would not have written it plain or as a block. */
+function quotedValue(s: string): string {
+  if (s === '') return s;
+  if (s.includes('\n') ? literalBlock(s, '') !== null : plainOk(s)) fail('not the canonical spelling');
   return s;
 }
 
-function quoted(s: string): unknown {
-  if (s.startsWith('"')) {
-    if (!s.endsWith('"') || s.length < 2) fail('open quote');
-    try {
-      const v = JSON.parse(s);
-      if (typeof v !== 'string') fail('quote');
-      return v;
-    } catch (e) {
-      if (e instanceof NotInSubset) throw e;
-      return fail('yaml-only escape');
-    }
+/** A plain scalar, as the emitter writes null, booleans, integers and plain strings. */
+function plainValue(s: string): unknown {
+  const c = s.charCodeAt(0);
+  if ((c >= 0x30 && c <= 0x39) || c === DASH) {
+    const n = Number(s);
+    if (Number.isSafeInteger(n) && String(n) === s) return n;
+  } else if (s === 'null') return null;
+  else if (s === 'true') return true;
+  else if (s === 'false') return false;
+  if (!plainOk(s)) fail('not the canonical spelling');
+  return s;
+}
+
+/** Keys an object gives back in another order than they were set (array indices): not read here. */
+const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
+
+/** Keys every note holds: known to be written plain, so not asked again for each note. */
+const PLAIN_KEYS = new Set<string>();
+
+function checkedKey(k: string, quoted: boolean, out: Record<string, unknown>): string {
+  if (quoted) {
+    if (plainOk(k)) fail('not the canonical spelling');
+  } else if (!PLAIN_KEYS.has(k)) {
+    if (!plainOk(k)) fail('not the canonical spelling');
+    if (PLAIN_KEYS.size < 256) PLAIN_KEYS.add(k);
   }
-  if (!s.endsWith("'") || s.length < 2) fail('open quote');
-  const inner = s.slice(1, -1);
-  if (/'(?!')/.test(inner.replace(/''/g, ''))) fail('single quote');
-  return inner.replace(/''/g, "'");
-}
-
-/** A value written on the same line as its key or dash. */
-function inlineValue(s: string): unknown {
-  if (s === '[]') return [];
-  if (s === '{}') return {};
-  if (s.startsWith('"') || s.startsWith("'")) return quoted(s);
-  return plainScalar(s);
-}
-
-/** The document `text` holds, or NotInSubset when js-yaml must read it. */
-export function parseSubset(text: string): unknown {
-  const doc = readSubset(text);
-  if (doc === null && /^[ \n]*$/.test(text)) return null;
-  // The proof obligation: `text` is the canonical rendering of `doc`, which js-yaml reads as `doc`.
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || toCanonicalYaml(doc as Record<string, unknown>) !== text) {
-    fail('not the canonical rendering of what was read');
+  const c = k.charCodeAt(0);
+  if ((c >= 0x30 && c <= 0x39 && INDEX_LIKE.test(k)) || k === '__proto__' || k === '<<' || Object.prototype.hasOwnProperty.call(out, k)) {
+    fail('duplicate, merge or index key');
   }
-  return doc;
+  return k;
 }
 
-function readSubset(text: string): unknown {
+/** How many spaces `line` starts with. */
+function indentOf(line: string): number {
+  let i = 0;
+  while (line.charCodeAt(i) === SPACE) i++;
+  return i;
+}
+
+/**
+ * The document `text` holds, or NotInSubset when js-yaml must read it. A mapping or list
+ * nested deeper than `maxDepth` (the document's own mapping at depth 0, as `nestedDeeperThan`
+ * in src/core/parse.ts counts) is declined too: what this reader answers needs no such check.
+ */
+export function parseSubset(text: string, maxDepth = Infinity): unknown {
+  if (/^[ \n]*$/.test(text)) return null;
   if (text.includes('\t') || text.includes('\r')) fail('tabs or CR');
-  const raw = text.split('\n');
-  const lines: Line[] = [];
-  raw.forEach((l, i) => {
-    if (l.trim() === '') return lines.push({ indent: -1, text: '', no: i });
-    const indent = l.length - l.trimStart().length;
-    lines.push({ indent, text: l.slice(indent), no: i });
-  });
+  if (text.charCodeAt(text.length - 1) !== 0x0a) fail('no final line break');
+  const lines = text.slice(0, -1).split('\n');
+  const n = lines.length;
   let pos = 0;
-  const peek = (): Line | undefined => {
-    while (pos < lines.length && lines[pos].indent < 0) pos++;
-    return lines[pos];
-  };
 
-  function literal(header: string, parentIndent: number): string {
-    const m = /^\|([-+]?)$/.exec(header);
-    if (!m) fail('block header');
-    const chomp = m![1];
-    // Collect the block's lines: blank lines, or lines indented more than the parent.
+  /**
+   * A literal block whose header `|`, `|-` or `|+` ends line `pos - 1`; its lines are
+   * indented `indent` columns. Canonical when `literalBlock` writes its value this way.
+   */
+  function literal(chomp: string, indent: number): string {
     const start = pos;
-    let blockIndent = -1;
-    const body: string[] = [];
-    while (pos < lines.length) {
+    while (pos < n) {
       const l = lines[pos];
-      if (l.indent >= 0 && l.indent <= parentIndent) break;
-      if (l.indent >= 0 && blockIndent < 0) blockIndent = l.indent;
-      if (l.indent >= 0 && l.indent < blockIndent) fail('block indentation');
-      body.push(l.indent < 0 ? '' : raw[l.no].slice(blockIndent));
+      if (l !== '' && indentOf(l) < indent) break;
       pos++;
     }
-    if (blockIndent < 0) fail('empty block');
-    // A blank line of spaces longer than the indentation would carry content: not ours.
-    for (let i = start; i < pos; i++) if (lines[i].indent < 0 && raw[lines[i].no].length > blockIndent) fail('spaces in block');
-    let trailing = 0;
-    while (body.length && body[body.length - 1] === '') {
-      body.pop();
-      trailing++;
-    }
-    // The final line break of the document ends the last line, it is not a blank line.
-    if (pos >= lines.length && trailing > 0) trailing--;
-    const content = body.join('\n');
-    if (chomp === '-') return content;
-    if (chomp === '+') return `${content}\n${'\n'.repeat(trailing)}`;
-    return `${content}\n`;
+    let last = pos;
+    while (last > start && lines[last - 1] === '') last--;
+    const trailing = pos - last;
+    if (last === start) fail('empty block');
+    let body = '';
+    for (let i = start; i < last; i++) body += (i > start ? '\n' : '') + lines[i].slice(indent);
+    let value: string;
+    if (chomp === '|-' && trailing === 0) value = body;
+    else if (chomp === '|' && trailing === 0) value = `${body}\n`;
+    else if (chomp === '|+' && trailing > 0) value = `${body}\n${'\n'.repeat(trailing)}`;
+    else return fail('block chomping');
+    // The emitter writes exactly this block for `value` (this also refuses a first line that
+    // starts with a blank, lines of blanks, characters it would escape).
+    const pad = ' '.repeat(indent);
+    if (literalBlock(value, pad) !== `${chomp}\n${lines.slice(start, pos).join('\n')}`) fail('not the canonical block');
+    return value;
   }
 
-  function valueAfter(rest: string, indent: number): unknown {
-    // `rest` is what follows "key:" or "-" on the line.
-    if (rest === '') {
-      const next = peek();
-      if (!next || next.indent < indent) return null;
-      if (next.indent === indent && next.text.startsWith('- ')) return sequence(indent);
-      if (next.indent === indent) return null;
-      return next.text === '-' || next.text.startsWith('- ') ? sequence(next.indent) : mapping(next.indent);
+  /** The value after `key:` or `- `: `rest` starts at `at` in the line just read (pos - 1). */
+  function inline(line: string, at: number, childIndent: number, depth: number): unknown {
+    const c = line.charCodeAt(at);
+    if (c === QUOTE) {
+      const s = quotedAt(line, at);
+      if (end !== line.length) fail('after a quote');
+      return quotedValue(s);
     }
-    if (rest.startsWith('|')) return literal(rest, indent);
-    if (rest.startsWith('>')) fail('folded');
-    return inlineValue(rest);
+    if (line.length === at + 2 && ((c === 0x5b && line.charCodeAt(at + 1) === 0x5d) || (c === 0x7b && line.charCodeAt(at + 1) === 0x7d))) {
+      if (depth > maxDepth) fail('too deep');
+      return c === 0x5b ? [] : {};
+    }
+    if (c === 0x7c) return literal(line.slice(at), childIndent);
+    return plainValue(line.slice(at));
   }
 
-  function keyOf(text: string): [string, string] {
-    let key: string;
-    let after: string;
-    if (text.startsWith('"') || text.startsWith("'")) {
-      const close = text.startsWith('"') ? /^"(?:[^"\\]|\\.)*"/.exec(text) : /^'(?:[^']|'')*'/.exec(text);
-      if (!close) fail('key quote');
-      key = quoted(close![0]) as string;
-      after = text.slice(close![0].length);
-    } else {
-      const m = /^([^\s:#'"[\]{},&*!|>%@`?-][^:#]*?|-[^\s:#][^:#]*?):(?= |$)/.exec(text);
-      if (!m) fail('key');
-      key = m![1];
-      if (plainScalar(key) !== key) fail('non-string key');
-      after = text.slice(m![1].length);
-    }
-    if (!after.startsWith(':')) fail('no colon');
-    const rest = after.slice(1);
-    if (rest !== '' && !rest.startsWith(' ')) fail('colon');
-    return [key, rest.trim()];
+  /** A block value on the lines after `key:` (a non-empty mapping or sequence), at `indent`. */
+  function nested(indent: number, depth: number): unknown {
+    if (pos >= n) fail('no value');
+    if (depth > maxDepth) fail('too deep');
+    const l = lines[pos];
+    if (indentOf(l) !== indent) fail('indentation');
+    const c = l.charCodeAt(indent);
+    if (c === DASH && (l.length === indent + 1 || l.charCodeAt(indent + 1) === SPACE)) return sequence(indent, depth);
+    return mapping(indent, false, depth);
   }
 
-  function mapping(indent: number): Record<string, unknown> {
+  /**
+   * The entries of a mapping whose keys sit at column `col`. With `inItem`, the first key
+   * is on line `pos` after a sequence's `- ` (its first `col` columns are not blanks).
+   */
+  function mapping(col: number, inItem: boolean, depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (;;) {
-      const l = peek();
-      if (!l || l.indent < indent) return out;
-      if (l.indent > indent) fail('indentation');
-      if (l.text.startsWith('- ') || l.text === '-') return out;
-      const [key, rest] = keyOf(l.text);
-      if (key === '<<' || key === '__proto__' || Object.prototype.hasOwnProperty.call(out, key)) fail('duplicate or merge key');
+    let first = inItem;
+    while (pos < n) {
+      const line = lines[pos];
+      if (!first) {
+        const ind = indentOf(line);
+        if (ind < col && line !== '') break;
+        if (ind !== col) fail('indentation');
+      }
+      first = false;
+      let key: string;
+      let after: number;
+      if (line.charCodeAt(col) === QUOTE) {
+        key = checkedKey(quotedAt(line, col), true, out);
+        after = end;
+        if (line.charCodeAt(after) !== COLON) fail('no colon');
+      } else {
+        const sep = line.indexOf(': ', col);
+        after = sep >= 0 ? sep : line.length - 1;
+        if (after <= col || line.charCodeAt(after) !== COLON) fail('key');
+        key = checkedKey(line.slice(col, after), false, out);
+      }
       pos++;
-      out[key] = valueAfter(rest, indent);
+      if (after + 1 === line.length) {
+        out[key] = nested(col + 2, depth + 1);
+        continue;
+      }
+      if (line.charCodeAt(after + 1) !== SPACE || after + 2 === line.length) fail('after the colon');
+      out[key] = inline(line, after + 2, col + 2, depth + 1);
     }
+    return out;
   }
 
-  function sequence(indent: number): unknown[] {
+  /** A sequence whose dashes sit at column `col`. */
+  function sequence(col: number, depth: number): unknown[] {
     const out: unknown[] = [];
-    for (;;) {
-      const l = peek();
-      if (!l || l.indent < indent) return out;
-      if (l.indent > indent) fail('indentation');
-      if (!(l.text === '-' || l.text.startsWith('- '))) return out;
-      const rest = l.text.slice(1).trimStart();
-      if (rest === '') {
+    while (pos < n) {
+      const line = lines[pos];
+      const ind = indentOf(line);
+      if (ind < col && line !== '') break;
+      if (ind !== col || line.charCodeAt(col) !== DASH) fail('indentation');
+      if (line.length === col + 1) {
+        // `-` alone: a non-empty list, its dashes two columns in.
         pos++;
-        out.push(valueAfter('', indent + 1));
+        if (pos >= n || indentOf(lines[pos]) !== col + 2 || lines[pos].charCodeAt(col + 2) !== DASH) fail('no list after the dash');
+        if (depth + 1 > maxDepth) fail('too deep');
+        out.push(sequence(col + 2, depth + 1));
         continue;
       }
-      // "- key: value" starts a mapping whose keys sit two columns in.
-      if (/^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'#|>[{][^:#]*?):( |$)/.test(rest)) {
-        const inner = indent + (l.text.length - rest.length);
-        lines[pos] = { indent: inner, text: rest, no: l.no };
-        out.push(mapping(inner));
+      if (line.charCodeAt(col + 1) !== SPACE || line.length === col + 2) fail('after the dash');
+      const at = col + 2;
+      const c = line.charCodeAt(at);
+      // `- key: ...` starts a mapping whose keys sit two columns in.
+      let isMapping: boolean;
+      if (c === QUOTE) {
+        quotedAt(line, at);
+        isMapping = end !== line.length;
+      } else isMapping = c !== 0x7c && (line.includes(': ', at) || line.charCodeAt(line.length - 1) === COLON);
+      if (isMapping) {
+        if (depth + 1 > maxDepth) fail('too deep');
+        out.push(mapping(at, true, depth + 1));
         continue;
       }
       pos++;
-      out.push(valueAfter(rest, indent + 1));
+      out.push(inline(line, at, at, depth + 1));
     }
+    return out;
   }
 
-  const first = peek();
-  if (!first) return null;
-  if (first.indent !== 0) fail('indented document');
-  if (/^(---|\.\.\.|%|#)/.test(first.text)) fail('document markers or comments');
-  const doc = first.text === '-' || first.text.startsWith('- ') ? sequence(0) : mapping(0);
-  if (peek()) fail('trailing content');
+  if (indentOf(lines[0]) !== 0) fail('indented document');
+  const doc = mapping(0, false, 0);
+  if (pos !== n) fail('trailing content');
   return doc;
 }

@@ -64,6 +64,13 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 
 /** Parses YAML (with the core schema: no dates, no custom tags) or JSON. */
 export async function parseDocument(text: string): Promise<unknown> {
+  // What the fast reader answers needs no depth check (it declines a deeper document) and
+  // no other reader (it never answers for JSON): the common case, a stored note, ends here.
+  try {
+    return parseSubset(text, MAX_DEPTH);
+  } catch (e) {
+    if (!(e instanceof NotInSubset)) throw e;
+  }
   const value = await parseAny(text);
   if (nestedDeeperThan(value, MAX_DEPTH)) throw new ParseError(`invalid document: nested more than ${MAX_DEPTH} levels deep`, null);
   return value;
@@ -77,24 +84,20 @@ async function parseAny(text: string): Promise<unknown> {
     } catch (e) {
       const m = /position (\d+)/.exec((e as Error).message);
       // Not JSON after all: YAML flow style is a superset; let YAML judge.
-      if (!m) return parseYaml(text);
+      if (!m) return jsYaml(text);
       try {
-        return await parseYaml(text);
+        return await jsYaml(text);
       } catch {
         const line = lineOfOffset(text, Number(m[1]));
         throw new ParseError(`invalid JSON at line ${line}: ${(e as Error).message.replace(/ in JSON at position \d+.*$/, '')}`, line);
       }
     }
   }
-  return parseYaml(text);
+  return jsYaml(text);
 }
 
-async function parseYaml(text: string): Promise<unknown> {
-  try {
-    return parseSubset(text);
-  } catch (e) {
-    if (!(e instanceof NotInSubset)) throw e;
-  }
+/** YAML the fast reader declined. */
+async function jsYaml(text: string): Promise<unknown> {
   const yaml = await import('js-yaml');
   try {
     const docs: unknown[] = [];

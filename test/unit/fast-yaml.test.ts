@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { load, loadAll, CORE_SCHEMA } from 'js-yaml';
 import { parseSubset, NotInSubset } from '../../src/core/fast-yaml.js';
 import { toCanonicalYaml } from '../../src/core/canonical.js';
+import { MAX_DEPTH, nestedDeeperThan } from '../../src/core/parse.js';
 
 const jsYaml = (t: string) => load(t, { schema: CORE_SCHEMA });
 /** What src/core/parse.ts takes from js-yaml: the one document, or null for none. */
@@ -242,6 +243,100 @@ describe('fast YAML reader', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+// The reader proves canonicality while it reads, line by line, instead of rendering what it
+// read and comparing (src/core/fast-yaml.ts). These hold it to the rendering's answer: it
+// accepts a text only when the emitter gives that text back, and accepts every rendering.
+describe('fast YAML reader: the proof made while reading', () => {
+  /** Keys the reader leaves to js-yaml on purpose (an object orders index keys first; merge and prototype keys). */
+  const oddKey = (v: unknown): boolean =>
+    v !== null &&
+    typeof v === 'object' &&
+    (Array.isArray(v) ? v.some(oddKey) : Object.entries(v).some(([k, x]) => /^(0|[1-9][0-9]*)$/.test(k) || k === '__proto__' || k === '<<' || oddKey(x)));
+
+  const text = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.string({ unit: 'grapheme', maxLength: 6 }),
+    fc
+      .array(fc.constantFrom('a', ' ', '\n', ':', '-', '#', '"', "'", '\\', '|', '[', ']', '{', '}', 'é', '\u00a0', '\u0085', '\u2028', '\x7f', '\x01', '1', 'e', 'true', 'null'), {
+        maxLength: 8,
+      })
+      .map((a) => a.join('')),
+  );
+  const leaf = fc.oneof(text, fc.integer(), fc.constantFrom(0, -1, 2 ** 53 - 1, -(2 ** 53) + 1), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}));
+  const tree = fc.letrec((tie) => ({
+    v: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('v'), { minLength: 1, maxLength: 3 }), fc.dictionary(text, tie('v'), { minKeys: 1, maxKeys: 3 })),
+  })).v;
+  const doc = fc.dictionary(text, tree, { minKeys: 1, maxKeys: 5 });
+
+  it('answers for every canonical rendering, with what js-yaml reads', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(doc, (d) => {
+        const t = toCanonicalYaml(d);
+        if (/^[ \n]*$/.test(t)) return;
+        if (oddKey(d)) return;
+        answered++;
+        const fast = parseSubset(t);
+        expect(fast, JSON.stringify(t)).toEqual(jsYaml(t));
+        expect(toCanonicalYaml(fast as Record<string, unknown>)).toBe(t);
+      }),
+      { numRuns: 600 },
+    );
+    expect(answered).toBeGreaterThan(300);
+  });
+
+  // Canonical renderings with one character inserted, removed or replaced, anywhere.
+  const edited = fc
+    .tuple(doc, fc.array(fc.tuple(fc.nat(), fc.constantFrom(0, 1, 2), fc.constantFrom(' ', '\n', ':', '-', '"', '\\', '|', '+', '#', 'a', '0', '[', '}', "'", '\u00a0')), { minLength: 1, maxLength: 3 }))
+    .map(([d, edits]) => {
+      let t = toCanonicalYaml(d);
+      for (const [at, how, c] of edits) {
+        const i = t.length ? at % t.length : 0;
+        t = how === 0 ? t.slice(0, i) + c + t.slice(i) : how === 1 ? t.slice(0, i) + t.slice(i + 1) : t.slice(0, i) + c + t.slice(i + 1);
+      }
+      return t;
+    });
+
+  it('accepts an edited rendering only when it is the rendering of what it read', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(edited, (t) => {
+        let fast: unknown;
+        try {
+          fast = parseSubset(t);
+        } catch (e) {
+          if (e instanceof NotInSubset) return;
+          throw e;
+        }
+        answered++;
+        if (fast === null) return expect(t).toMatch(/^[ \n]*$/);
+        expect(toCanonicalYaml(fast as Record<string, unknown>), JSON.stringify(t)).toBe(t);
+        expect(fast, JSON.stringify(t)).toEqual(jsYamlDocument(t));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(answered).toBeGreaterThan(100);
+  });
+
+  it('declines a document nested deeper than asked, as parse.ts counts depth', () => {
+    const nest = (n: number, inner: unknown): Record<string, unknown> => {
+      let v: unknown = inner;
+      for (let i = 0; i < n; i++) v = i % 2 ? { k: v } : [v];
+      return { top: v };
+    };
+    for (const inner of [[], {}, 'x', [1], { a: 1 }]) {
+      for (const n of [60, 62, 63, 64, 65, 66]) {
+        const d = nest(n, inner);
+        const t = toCanonicalYaml(d);
+        const deeper = nestedDeeperThan(d, MAX_DEPTH);
+        if (deeper) expect(() => parseSubset(t, MAX_DEPTH)).toThrow(NotInSubset);
+        else expect(parseSubset(t, MAX_DEPTH)).toEqual(d);
+        expect(parseSubset(t)).toEqual(d);
+      }
+    }
   });
 });
 
