@@ -46,6 +46,12 @@ describe('fast YAML reader', () => {
     ['empty:\nnext: 1\n', 'declined'],
     ['a: yes\n', 'declined'],
     ['text: |+\n  one\n\n', 'fast'],
+    // A block the emitter would not write: one line kept without its break, a kept break too few.
+    ['text: |-\n  one\n', 'declined'],
+    ['text: |+\n  one\n', 'declined'],
+    ['text: |\n  one\n\n', 'declined'],
+    ['text: |\n   one\n  two\n', 'declined'],
+    ['text: |-\n  one\n  \n  two\n', 'declined'],
     ['a: 1.5\n', 'declined'],
     ['a: 0x1F\n', 'declined'],
     ['a: [1, 2]\n', 'declined'],
@@ -260,12 +266,48 @@ describe('fast YAML reader: the proof made while reading', () => {
     fc.string({ maxLength: 12 }),
     fc.string({ unit: 'grapheme', maxLength: 6 }),
     fc
-      .array(fc.constantFrom('a', ' ', '\n', ':', '-', '#', '"', "'", '\\', '|', '[', ']', '{', '}', 'é', '\u00a0', '\u0085', '\u2028', '\x7f', '\x01', '1', 'e', 'true', 'null'), {
-        maxLength: 8,
-      })
+      .array(
+        fc.constantFrom(
+          'a',
+          ' ',
+          '\n',
+          ':',
+          '-',
+          '#',
+          '"',
+          "'",
+          '\\',
+          '|',
+          '[',
+          ']',
+          '{',
+          '}',
+          'é',
+          '\u00a0',
+          '\u0085',
+          '\u2028',
+          '\x7f',
+          '\x01',
+          '1',
+          'e',
+          'true',
+          'null',
+        ),
+        {
+          maxLength: 8,
+        },
+      )
       .map((a) => a.join('')),
   );
-  const leaf = fc.oneof(text, fc.integer(), fc.constantFrom(0, -1, 2 ** 53 - 1, -(2 ** 53) + 1), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}));
+  const leaf = fc.oneof(
+    text,
+    fc.integer(),
+    fc.constantFrom(0, -1, 2 ** 53 - 1, -(2 ** 53) + 1),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant([]),
+    fc.constant({}),
+  );
   const tree = fc.letrec((tie) => ({
     v: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('v'), { minLength: 1, maxLength: 3 }), fc.dictionary(text, tie('v'), { minKeys: 1, maxKeys: 3 })),
   })).v;
@@ -290,7 +332,13 @@ describe('fast YAML reader: the proof made while reading', () => {
 
   // Canonical renderings with one character inserted, removed or replaced, anywhere.
   const edited = fc
-    .tuple(doc, fc.array(fc.tuple(fc.nat(), fc.constantFrom(0, 1, 2), fc.constantFrom(' ', '\n', ':', '-', '"', '\\', '|', '+', '#', 'a', '0', '[', '}', "'", '\u00a0')), { minLength: 1, maxLength: 3 }))
+    .tuple(
+      doc,
+      fc.array(
+        fc.tuple(fc.nat(), fc.constantFrom(0, 1, 2), fc.constantFrom(' ', '\n', ':', '-', '"', '\\', '|', '+', '#', 'a', '0', '[', '}', "'", '\u00a0')),
+        { minLength: 1, maxLength: 3 },
+      ),
+    )
     .map(([d, edits]) => {
       let t = toCanonicalYaml(d);
       for (const [at, how, c] of edits) {
@@ -319,6 +367,47 @@ describe('fast YAML reader: the proof made while reading', () => {
       { numRuns: 3000 },
     );
     expect(answered).toBeGreaterThan(100);
+  });
+
+  // Literal blocks: their header, blank lines and indentation changed.
+  const lines = fc.array(fc.constantFrom('one', 'two words', '', '  lead', 'x: y', '- z', '#c', 'é'), { minLength: 1, maxLength: 4 });
+  const block = fc.tuple(lines, fc.constantFrom('', '\n', '\n\n', '\n\n\n')).map(([ls, end]) => `${ls.join('\n')}${end}`);
+  const blockDoc = fc.tuple(block, fc.boolean(), fc.boolean()).map(([b, inList, after]) => ({
+    ...(inList ? { list: [b, { k: b, j: 'v' }] } : { text: b }),
+    ...(after ? { after: 1 } : {}),
+  }));
+  const blockEdits: ((t: string, at: number) => string)[] = [
+    (t) => t.replace('|-\n', '|\n'),
+    (t) => t.replace('|\n', '|-\n'),
+    (t) => t.replace('|+\n', '|\n'),
+    (t) => t.replace('|\n', '|+\n'),
+    (t) => t.replace('|-\n', '|+\n'),
+    (t, at) => t.replace(/\n/g, (m, i) => (i >= at ? '\n\n' : m)),
+    (t, at) => t.replace(/\n\n/g, (m, i) => (i >= at ? '\n' : m)),
+    (t, at) => t.replace(/\n {2}/g, (m, i) => (i >= at ? '\n   ' : m)),
+    (t, at) => t.replace(/\n {4}/g, (m, i) => (i >= at ? '\n  ' : m)),
+    (t, at) => t.replace(/\n/g, (m, i) => (i === at ? '\n  \n' : m)),
+    (t) => `${t}\n`,
+  ];
+  it('accepts a changed literal block only when it is the rendering of what it read', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(blockDoc, fc.integer({ min: 0, max: blockEdits.length - 1 }), fc.nat(60), (d, e, at) => {
+        const t = blockEdits[e](toCanonicalYaml(d), at);
+        let fast: unknown;
+        try {
+          fast = parseSubset(t);
+        } catch (err) {
+          if (err instanceof NotInSubset) return;
+          throw err;
+        }
+        answered++;
+        expect(toCanonicalYaml(fast as Record<string, unknown>), JSON.stringify(t)).toBe(t);
+        expect(fast, JSON.stringify(t)).toEqual(jsYamlDocument(t));
+      }),
+      { numRuns: 1500 },
+    );
+    expect(answered).toBeGreaterThan(50);
   });
 
   it('declines a document nested deeper than asked, as parse.ts counts depth', () => {

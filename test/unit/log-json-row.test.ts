@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { jsonRow, type LogRow } from '../../src/commands/log.js';
+
+// `log --json` writes each row field by field; these are the bytes the general serializer gives.
+describe('log --json rows', () => {
+  const general = (r: LogRow) => JSON.stringify(r, null, 2).replace(/\n/g, '\n    ');
+  const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', 'a\nb', '"q"', '\\', '\u2028', '\u0000', 'é', '\ud800'));
+  const maybe = fc.option(text, { nil: null });
+  const row = fc.record({ version: text, target: text, date: text, valid: fc.boolean(), session_id: maybe, status: maybe, summary: maybe });
+
+  it('are the bytes of JSON.stringify(row, null, 2), indented', () => {
+    fc.assert(
+      fc.property(row, (r) => {
+        expect(jsonRow(r)).toBe(general(r));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('are the general serializer’s when a field is not a flat value', () => {
+    const r = { version: 'v', target: 't', date: 'd', valid: true, session_id: null, status: null, summary: ['x'] } as unknown as LogRow;
+    expect(jsonRow(r)).toBe(general(r));
+  });
+});
