@@ -198,10 +198,9 @@ const NOT_CREDENTIAL =
 
 export type NameStrength = 'strong' | 'weak' | null;
 
-/** How strongly a field name says it holds a credential, and the word that says so. */
-export function credentialName(name: string): { strength: NameStrength; word: string } {
+/** How strongly a field name says it holds a credential, and the word that says so (`words`: its `nameWords`). */
+export function credentialName(name: string, words = nameWords(name)): { strength: NameStrength; word: string } {
   if (name === 'PWD' || name === 'OLDPWD') return { strength: null, word: '' }; // the working directory
-  const words = nameWords(name);
   // A public key or token is published on purpose; a CSRF token or nonce guards one request.
   if (words.some((w) => PUBLIC_WORDS.has(w))) return { strength: null, word: '' };
   if (!words.length || DESCRIBING_WORDS.has(words[words.length - 1])) return { strength: null, word: '' };

@@ -76,13 +76,16 @@ const ALL_KEYWORDS = [
   ...new Set([...TOKEN_ROWS.flatMap((c) => c.rule.keywords), ...ASSIGN_KEYWORDS, URL_KEYWORD, CURL_KEYWORD, USER_KEYWORD, ...AUTH_KEYWORDS]),
 ];
 let keywords: KeywordIndex | null = null;
-/** Per keyword id: the token rows it opens, and what else it makes worth running. */
-const ROWS_OF: Compiled[][] = ALL_KEYWORDS.map((k) => TOKEN_ROWS.filter((c) => c.rule.keywords.includes(k)));
+/** Per keyword id: the token rows it opens on its line, and those it opens on the whole text. */
+const LINE_ROWS_OF: Compiled[][] = ALL_KEYWORDS.map((k) => TOKEN_ROWS.filter((c) => !c.rule.multiline && c.rule.keywords.includes(k)));
+const MULTI_ROWS_OF: Compiled[][] = ALL_KEYWORDS.map((k) => TOKEN_ROWS.filter((c) => c.rule.multiline && c.rule.keywords.includes(k)));
 const KW_LEN = ALL_KEYWORDS.map((k) => k.length);
 const IS_ASSIGN = ALL_KEYWORDS.map((k) => ASSIGN_KEYWORDS.has(k));
 const IS_URL = ALL_KEYWORDS.map((k) => k === URL_KEYWORD);
 const IS_CURL = ALL_KEYWORDS.map((k) => k === CURL_KEYWORD || k === USER_KEYWORD);
 const IS_AUTH = ALL_KEYWORDS.map((k) => AUTH_KEYWORDS.includes(k));
+// Lines are found by the keyword pass's end offsets, so no keyword may hold a line break.
+for (const k of ALL_KEYWORDS) if (k.includes('\n')) throw new Error(`secret keyword '${k}' holds a line break`);
 
 /** A value that documentation uses in place of a real one (`AKIAIOSFODNN7EXAMPLE`, `ghp_xxxx...`). */
 const DOC_VALUE = /example|x{6,}|\*{4,}|0{12,}/i;
@@ -98,104 +101,169 @@ interface Candidate extends SecretHit {
   context: string;
 }
 
+// Scratch space of the line pass, reused from line to line and call to call.
+const lineKw = new Int32Array(ALL_KEYWORDS.length);
+const kwStamp = new Int32Array(ALL_KEYWORDS.length);
+let stamp = 0;
+const lineNames: number[] = [];
+const lineRows: Compiled[] = [];
+
 /** Finds secrets in `text`, ignoring values that match an allow pattern. */
 export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
+  // Built on first use: commands that never scan do not pay for the table.
+  keywords ??= new KeywordIndex(ALL_KEYWORDS);
+  const count = keywords.scanInto(text);
+  if (!count) return [];
+  const hits = keywords.hits;
   const found: Candidate[] = [];
-  const lines = keywordLines(text);
+  const add = adder(allow, found);
+  const multi = new Set<Compiled>();
+  for (let i = 0; i < 2 * count; i += 2) for (const c of MULTI_ROWS_OF[hits[i]]) multi.add(c);
+  runMulti(text, multi, add);
+
+  // Each line holding a keyword, as the keyword pass meets them (by end offset).
+  let lineStart = 0;
+  let lineEnd = -1;
+  let nkw = 0;
+  for (let i = 0; i < 2 * count; i += 2) {
+    const k = hits[i];
+    const end = hits[i + 1];
+    if (end > lineEnd) {
+      if (nkw) judgeLine(text, lineStart, lineEnd, lineKw, nkw, lineNames, add);
+      const nl = text.indexOf('\n', end - 1);
+      lineStart = text.lastIndexOf('\n', end - 1) + 1;
+      lineEnd = nl < 0 ? text.length : nl;
+      nkw = 0;
+      lineNames.length = 0;
+      stamp++;
+    }
+    if (kwStamp[k] !== stamp) {
+      kwStamp[k] = stamp;
+      lineKw[nkw++] = k;
+    }
+    if (IS_ASSIGN[k]) lineNames.push(end - KW_LEN[k] - lineStart, end - lineStart);
+  }
+  if (nkw) judgeLine(text, lineStart, lineEnd, lineKw, nkw, lineNames, add);
+  lineNames.length = 0;
+  return settle(text, found);
+}
+
+/**
+ * The straightforward path: the text split into lines, each line's keywords found by a plain
+ * search of it, then the same rules. `scanText` must agree with it on every text
+ * (test/unit/secrets-keywords.test.ts); it exists to be compared with.
+ */
+export function scanTextLineByLine(text: string, allow: RegExp[] = []): SecretHit[] {
+  const found: Candidate[] = [];
+  const add = adder(allow, found);
+  const lines: { start: number; end: number; kw: number[]; names: number[] }[] = [];
+  for (let start = 0; start <= text.length;) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    const low = text.slice(start, end).replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const on: [number, number][] = [];
+    ALL_KEYWORDS.forEach((k, id) => {
+      for (let at = low.indexOf(k); at >= 0; at = low.indexOf(k, at + 1)) on.push([id, at]);
+    });
+    if (on.length) {
+      // Names in the order the line's words end, the longer first where two end together.
+      on.sort((x, y) => x[1] + KW_LEN[x[0]] - (y[1] + KW_LEN[y[0]]) || KW_LEN[y[0]] - KW_LEN[x[0]] || x[0] - y[0]);
+      lines.push({
+        start,
+        end,
+        kw: [...new Set(on.map(([id]) => id))],
+        names: on.filter(([id]) => IS_ASSIGN[id]).flatMap(([id, at]) => [at, at + KW_LEN[id]]),
+      });
+    }
+    start = end + 1;
+  }
   if (!lines.length) return [];
-  const add = (c: Omit<Candidate, 'line'>) => {
+  runMulti(text, new Set(lines.flatMap((l) => l.kw.flatMap((k) => MULTI_ROWS_OF[k]))), add);
+  for (const l of lines) judgeLine(text, l.start, l.end, l.kw, l.kw.length, l.names, add);
+  return settle(text, found);
+}
+
+function adder(allow: RegExp[], found: Candidate[]): Add {
+  return (c) => {
     if (allow.some((a) => a.test(c.value) || a.test(c.context))) return;
     found.push({ ...c, line: 0 });
   };
-  // Patterns that span lines run once on the whole text.
-  const multi = new Set<Compiled>();
-  for (const l of lines) for (const k of l.kw) for (const c of ROWS_OF[k]) if (c.rule.multiline) multi.add(c);
-  for (const c of multi) runToken(c, text, 0, add);
+}
 
-  const rows: Compiled[] = [];
-  for (const l of lines) {
-    const lineText = text.slice(l.start, l.end);
-    rows.length = 0;
-    let url = false;
-    let curl = false;
-    let auth = false;
-    for (const k of l.kw) {
-      for (const c of ROWS_OF[k]) if (!c.rule.multiline && !rows.includes(c)) rows.push(c);
-      url ||= IS_URL[k];
-      curl ||= IS_CURL[k];
-      auth ||= IS_AUTH[k];
-    }
-    if (rows.length > 1) rows.sort((a, b) => a.order - b.order);
-    for (const c of rows) runToken(c, lineText, l.start, add);
-    if (url && lineText.includes('@')) runPair(URL_CREDENTIALS, 'credential in URL', lineText, l.start, add);
-    if (curl) runPair(CURL_USER, 'credentials in a curl command', lineText, l.start, add);
-    if (auth) runAuthHeader(lineText, l.start, add);
-    // No operator, no `is`/`was`/`are`, no flag: no assignment on this line.
-    if (l.names.length && ASSIGN_HINT.test(lineText)) runAssignments(lineText, l.start, l.names, add);
-  }
+/** Patterns that span lines run once on the whole text. */
+function runMulti(text: string, rows: Set<Compiled>, add: Add): void {
+  for (const c of [...rows].sort((a, b) => a.order - b.order)) runToken(c, text, 0, add);
+}
 
-  // A value already reported by a more specific rule is not reported twice.
+/** The hits from the candidates: a value already reported by a more specific rule is not reported twice. */
+function settle(text: string, found: Candidate[]): SecretHit[] {
   found.sort((a, b) => a.order - b.order || a.index - b.index);
   const taken: [number, number][] = [];
-  const hits: SecretHit[] = [];
+  const out: SecretHit[] = [];
   for (const c of found) {
     const end = c.index + c.value.length;
     if (taken.some(([s, e]) => c.index < e && end > s)) continue;
     taken.push([c.index, end]);
-    hits.push({ kind: c.kind, family: c.family, rule: c.rule, value: c.value, line: 0, index: c.index, keep: c.keep });
+    out.push({ kind: c.kind, family: c.family, rule: c.rule, value: c.value, line: 0, index: c.index, keep: c.keep });
   }
-  hits.sort((a, b) => a.index - b.index);
+  out.sort((a, b) => a.index - b.index);
   let line = 1;
   let at = 0;
-  for (const h of hits) {
+  for (const h of out) {
     for (; at < h.index; at++) if (text.charCodeAt(at) === 10) line++;
     h.line = line;
-  }
-  return hits;
-}
-
-interface KeywordLine {
-  start: number;
-  end: number;
-  /** keyword ids on the line, each once */
-  kw: number[];
-  /** flat [start, end) pairs within the line of each name keyword's occurrence */
-  names: number[];
-}
-
-/** The lines holding at least one keyword, with what each holds. */
-function keywordLines(text: string): KeywordLine[] {
-  const out: KeywordLine[] = [];
-  let cur: KeywordLine | null = null;
-  // Built on first use: commands that never scan do not pay for the table.
-  keywords ??= new KeywordIndex(ALL_KEYWORDS);
-  const found = keywords.scan(text);
-  for (let i = 0; i < found.length; i += 2) {
-    const k = found[i];
-    const end = found[i + 1];
-    if (!cur || end > cur.end) {
-      const at = end - 1;
-      const start = text.lastIndexOf('\n', at) + 1;
-      const nl = text.indexOf('\n', at);
-      cur = { start, end: nl < 0 ? text.length : nl, kw: [], names: [] };
-      out.push(cur);
-    }
-    if (!cur.kw.includes(k)) cur.kw.push(k);
-    if (IS_ASSIGN[k]) cur.names.push(end - KW_LEN[k] - cur.start, end - cur.start);
   }
   return out;
 }
 
+/**
+ * Runs on the line [start, end) of `text` the rules its keywords open: `kw` (the first `nkw`
+ * entries) their ids, `names` where the name keywords sit in it (flat pairs).
+ */
+function judgeLine(text: string, start: number, end: number, kw: ArrayLike<number>, nkw: number, names: number[], add: Add): void {
+  const rows = lineRows;
+  rows.length = 0;
+  let url = false;
+  let curl = false;
+  let auth = false;
+  for (let i = 0; i < nkw; i++) {
+    const k = kw[i];
+    for (const c of LINE_ROWS_OF[k]) if (!rows.includes(c)) rows.push(c);
+    url ||= IS_URL[k];
+    curl ||= IS_CURL[k];
+    auth ||= IS_AUTH[k];
+  }
+  const lineText = text.slice(start, end);
+  if (rows.length > 1) rows.sort((a, b) => a.order - b.order);
+  for (const c of rows) runToken(c, lineText, start, add);
+  if (url && lineText.includes('@')) runPair(URL_CREDENTIALS, 'credential in URL', lineText, start, add);
+  if (curl) runPair(CURL_USER, 'credentials in a curl command', lineText, start, add);
+  if (auth) runAuthHeader(lineText, start, add);
+  // No operator, no `is`/`was`/`are`, no flag: no assignment on this line.
+  if (names.length && ASSIGN_HINT.test(lineText)) runAssignments(lineText, start, names, add);
+}
+
 type Add = (c: Omit<Candidate, 'line'>) => void;
+
+/**
+ * The next match of the global `re` in `text` (`lastIndex` 0 starts): the loop `matchAll`
+ * runs, without its copy of the regex and its iterator. None of these regexes is a `u` one,
+ * so an empty match steps one code unit on.
+ */
+function nextMatch(re: RegExp, text: string): RegExpExecArray | null {
+  const m = re.exec(text);
+  if (m && m[0] === '') re.lastIndex++;
+  return m;
+}
 
 function runToken(c: Compiled, text: string, offset: number, add: Add): void {
   c.re.lastIndex = 0;
-  for (const m of text.matchAll(c.re)) {
+  for (let m = nextMatch(c.re, text); m; m = nextMatch(c.re, text)) {
     const value = c.rule.group ? m[c.rule.group] : m[0];
     if (!value) continue;
     if (c.rule.entropy && entropy(value) < c.rule.entropy) continue;
     if (DOC_VALUE.test(value)) continue;
-    const index = offset + (m.index ?? 0) + (c.rule.group ? m[0].indexOf(value) : 0);
+    const index = offset + m.index + (c.rule.group ? m[0].indexOf(value) : 0);
     add({
       kind: c.rule.kind,
       family: c.rule.family,
@@ -212,7 +280,7 @@ function runToken(c: Compiled, text: string, offset: number, add: Add): void {
 /** `scheme://user:password@host` and `curl -u user:password`: the password is judged. */
 function runPair(re: RegExp, kind: string, text: string, offset: number, add: Add): void {
   re.lastIndex = 0;
-  for (const m of text.matchAll(re)) {
+  for (let m = nextMatch(re, text); m; m = nextMatch(re, text)) {
     // `curl -u KEY:` sends an API key as the user name, with no password.
     const pw = m[2] || (kind === 'credential in URL' ? '' : m[1]);
     if (!pw || notASecret(pw.replace(/["']$/, ''), 'url')) continue;
@@ -221,7 +289,7 @@ function runPair(re: RegExp, kind: string, text: string, offset: number, add: Ad
       family: 'generic',
       rule: kind === 'credential in URL' ? 'url-credentials' : 'curl-user',
       value: pw,
-      index: offset + (m.index ?? 0) + m[0].lastIndexOf(pw),
+      index: offset + m.index + m[0].lastIndexOf(pw),
       keep: 0,
       order: 10_000,
       context: m[0],
@@ -231,7 +299,7 @@ function runPair(re: RegExp, kind: string, text: string, offset: number, add: Ad
 
 function runAuthHeader(text: string, offset: number, add: Add): void {
   AUTH_HEADER.lastIndex = 0;
-  for (const m of text.matchAll(AUTH_HEADER)) {
+  for (let m = nextMatch(AUTH_HEADER, text); m; m = nextMatch(AUTH_HEADER, text)) {
     const v = m[1];
     if (notASecret(v, 'strong') || v.length < 16) continue;
     add({
@@ -239,7 +307,7 @@ function runAuthHeader(text: string, offset: number, add: Add): void {
       family: 'generic',
       rule: 'auth-header',
       value: v,
-      index: offset + (m.index ?? 0) + m[0].indexOf(v),
+      index: offset + m.index + m[0].indexOf(v),
       keep: 0,
       order: 10_001,
       context: m[0],
@@ -247,21 +315,25 @@ function runAuthHeader(text: string, offset: number, add: Add): void {
   }
 }
 
+/** Per named row, its keywords as they start a word of a field name (`_okta`, `_heroku_api`). */
+const NAMED_WORD_HEADS: string[][] = NAMED_ROWS.map((c) => c.rule.keywords.map((k) => `_${k.replace(/[-_.]/g, '_')}`));
+
 /** `names`: where the line's name keywords sit (flat pairs); an assignment's name holds one of them. */
 function runAssignments(text: string, offset: number, names: number[], add: Add): void {
   for (const a of assignmentsIn(text, names)) {
-    const context = text.slice(Math.max(0, a.index - a.name.length - 8), a.index + a.value.length + 1);
+    const nameWordList = nameWords(a.name);
     // A provider's name starts a word of the field name: `OKTA_TOKEN`, not `rookTable`.
-    const words = `_${nameWords(a.name).join('_')}`;
-    const named =
-      a.op === 'prose'
-        ? undefined
-        : NAMED_ROWS.find(
-            (c) =>
-              c.rule.keywords.some((k) => words.includes(`_${k.replace(/[-_.]/g, '_')}`)) &&
-              c.re.test(a.value) &&
-              (!c.rule.entropy || entropy(a.value) >= c.rule.entropy),
-          );
+    const words = `_${nameWordList.join('_')}`;
+    let named: Compiled | undefined;
+    if (a.op !== 'prose') {
+      for (let r = 0; r < NAMED_ROWS.length; r++) {
+        const c = NAMED_ROWS[r];
+        if (NAMED_WORD_HEADS[r].some((w) => words.includes(w)) && c.re.test(a.value) && (!c.rule.entropy || entropy(a.value) >= c.rule.entropy)) {
+          named = c;
+          break;
+        }
+      }
+    }
     if (named && !DOC_VALUE.test(a.value)) {
       add({
         kind: named.rule.kind,
@@ -271,11 +343,11 @@ function runAssignments(text: string, offset: number, names: number[], add: Add)
         index: offset + a.index,
         keep: Math.min(named.keep, Math.floor(a.value.length / 3)),
         order: named.order,
-        context,
+        context: assignmentContext(text, a),
       });
       continue;
     }
-    const generic = judgeAssignment(a);
+    const generic = judgeAssignment(a, nameWordList);
     if (generic)
       add({
         kind: `${generic} assignment`,
@@ -285,9 +357,14 @@ function runAssignments(text: string, offset: number, names: number[], add: Add)
         index: offset + a.index,
         keep: 0,
         order: 10_002,
-        context,
+        context: assignmentContext(text, a),
       });
   }
+}
+
+/** What an allow pattern is matched against besides the value: the name, the operator and the value. */
+function assignmentContext(line: string, a: Assignment): string {
+  return line.slice(Math.max(0, a.index - a.name.length - 8), a.index + a.value.length + 1);
 }
 
 /** Unquoted `Ed25519.BlindKeySignatures`, `settings.tokenValue`: a reference in code. */
@@ -297,20 +374,20 @@ function isCodeLike(v: string): boolean {
 }
 
 /** `Key_Meshing = "id-Key-Meshing"`: a value spelling out the name is a label, not a credential. */
-function echoesName(name: string, value: string): boolean {
+function echoesName(nameWordList: string[], value: string): boolean {
   const vw = nameWords(value).filter((w) => w.length >= 3 && /[a-z]/.test(w));
-  const nw = new Set(nameWords(name));
+  const nw = new Set(nameWordList);
   const shared = vw.filter((w) => nw.has(w)).length;
   return shared >= 2 && shared * 2 >= vw.length;
 }
 
 /** The credential word when `a` assigns a real-looking value to a credential-named field. */
-function judgeAssignment(a: Assignment): string | null {
-  const { strength, word } = credentialName(a.name);
+function judgeAssignment(a: Assignment, nameWordList: string[]): string | null {
+  const { strength, word } = credentialName(a.name, nameWordList);
   if (!strength) return null;
   if (a.op === 'prose' && strength !== 'strong') return null;
   if (a.op !== 'prose' && !a.quoted && isCodeLike(a.value)) return null;
-  if (echoesName(a.name, a.value)) return null;
+  if (echoesName(nameWordList, a.value)) return null;
   return notASecret(a.value, a.op === 'prose' ? 'prose' : strength) ? null : word;
 }
 
