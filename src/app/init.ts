@@ -6,6 +6,7 @@
 import type { Repo } from '../git/repo.js';
 import { applyInstall, applyUninstall, planInstall, planUninstall, type InstallOptions, type PlannedStep } from './install/index.js';
 import { requireWorkTree } from './repository.js';
+import { forgetScannedNotes, scannedNotesPath } from '../state/scanned-notes.js';
 
 export interface InstallPlan {
   steps: PlannedStep[];
@@ -28,6 +29,11 @@ export async function uninstallRepository(repo: Repo, dryRun: boolean): Promise<
   requireWorkTree(repo, 'uninstall');
   const { steps } = await planUninstall(repo);
   const changed = changes(steps);
-  if (!dryRun) await applyUninstall(repo, steps);
+  if (!dryRun) {
+    await applyUninstall(repo, steps);
+    // The outgoing scan's record of clean notes is a cache of the tool's own: it goes with
+    // the tool, so the git dir is left as init found it (the notes history stays).
+    forgetScannedNotes(scannedNotesPath(repo.paths.commonDir));
+  }
   return { steps, changed, dryRun };
 }

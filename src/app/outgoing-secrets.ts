@@ -3,6 +3,12 @@
  * note written by another tool or by hand (`git notes --ref handoff add`), or before the
  * rules knew its format, is not spread to every clone. A hit refuses the push, names the
  * version and field, and gives the way out: `purge` (or the allow list for a false positive).
+ *
+ * What a scan found clean is recorded (src/state/scanned-notes.ts: notes commits, keyed by
+ * this build and the allow list), and a later push reads only the versions not in that
+ * record: to a new remote, a clone otherwise parses and scans its whole history again. A
+ * commit's id fixes its tree and so the note read; a version whose note could be read two
+ * ways (../git/note-blobs.ts) is not recorded.
  */
 import type { Repo } from '../git/repo.js';
 import type { HandoffStore } from '../git/handoff-store.js';
@@ -11,6 +17,12 @@ import { compileAllow, scanFields, scanText, type FieldSecret } from '../core/se
 import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { SecretDetected } from '../errors.js';
 import { canStream, streamVersions, type StreamedVersion } from '../git/version-stream.js';
+import { rangeCommits, SingleNoteCheck } from '../git/note-blobs.js';
+import { MAX_SCANNED, readScannedNotes, scannedNotesPath, writeScannedNotes, type ScanKey } from '../state/scanned-notes.js';
+
+/** What the build says it is (scripts/build.mjs); absent when run from the sources, and then nothing is recorded. */
+declare const __BUILD_DIGEST__: string | undefined;
+const BUILD_DIGEST = typeof __BUILD_DIGEST__ === 'string' ? __BUILD_DIGEST__ : null;
 
 async function* fromStore(repo: Repo, store: HandoffStore, tip: string, remoteTip: string | null): AsyncGenerator<StreamedVersion> {
   for (const id of await uniqueCommits(repo, tip, [remoteTip])) {
@@ -20,25 +32,76 @@ async function* fromStore(repo: Repo, store: HandoffStore, tip: string, remoteTi
 }
 
 /** Throws SecretDetected when a version in `tip` and not in `remoteTip` carries a secret. */
-export async function refuseOutgoingSecrets(repo: Repo, store: HandoffStore, tip: string | null, remoteTip: string | null): Promise<void> {
+export async function refuseOutgoingSecrets(
+  repo: Repo,
+  store: HandoffStore,
+  tip: string | null,
+  remoteTip: string | null,
+  /** the build's digest the record is kept under (tests only; null: no record) */
+  build: string | null = BUILD_DIGEST,
+): Promise<void> {
   if (!tip || tip === remoteTip) return;
-  const allow = compileAllow(await repo.configAll('handoff.secrets.allow'));
-  // Every version an empty remote lacks is every version: read them in bulk (one git log,
-  // one cat-file --batch), in rev-list's order, as the store would read them.
-  const versions = canStream(repo) ? streamVersions(repo, tip, undefined, remoteTip) : fromStore(repo, store, tip, remoteTip);
-  for await (const r of versions) {
-    if (!('valid' in r) || r.text === null) continue;
-    const id = r.id;
-    // Every field: tool-filled ones were masked when we wrote them, a hand-written note had no such care.
-    const hits: FieldSecret[] = r.valid ? scanFields(r.handoff, allow) : scanText(r.text, allow).map((h) => ({ ...h, field: '(note)' }));
-    if (!hits.length) continue;
-    const short = id.slice(0, 12);
-    const d = describeSecrets(
-      hits,
-      inputLines(r.text, hits),
-      'note',
-      `version ${short} (note of ${r.target.slice(0, 7)}) was not pushed; remove it with: git handoff purge ${short}`,
-    );
-    throw new SecretDetected(d.message, { ...d.data, version: id, target: r.target });
+  const allowList = await repo.configAll('handoff.secrets.allow');
+  const allow = compileAllow(allowList);
+  const streams = canStream(repo);
+  const key: ScanKey | null = build && streams ? { build, allow: allowList } : null;
+  const path = scannedNotesPath(repo.paths.commonDir);
+  let recorded = new Set<string>();
+  let range: string[] = [];
+  if (key) {
+    [recorded, range] = await Promise.all([readScannedNotes(path, key), rangeCommits(repo, tip, remoteTip)]);
+    if (range.every((id) => recorded.has(id))) return;
   }
+
+  // What this scan finds clean, to record: a native version (the store reads it, one way);
+  // one of ours whose note is in one place (asked of git while the scan runs); and, once
+  // the whole range was read, every commit in it that is no version.
+  const natives = new Set<string>();
+  const seen = new Set<string>();
+  const check = key ? new SingleNoteCheck(repo) : null;
+  let complete = false;
+  try {
+    // Every version an empty remote lacks is every version: read them in bulk (one git log,
+    // one cat-file --batch), in rev-list's order, as the store would read them.
+    const versions = streams ? streamVersions(repo, tip, (v) => !recorded.has(v.id), remoteTip) : fromStore(repo, store, tip, remoteTip);
+    for await (const r of versions) {
+      seen.add(r.id);
+      if (!('valid' in r) || r.text === null) continue;
+      const id = r.id;
+      // Every field: tool-filled ones were masked when we wrote them, a hand-written note had no such care.
+      const hits: FieldSecret[] = r.valid ? scanFields(r.handoff, allow) : scanText(r.text, allow).map((h) => ({ ...h, field: '(note)' }));
+      if (!hits.length) {
+        if (r.native) natives.add(id);
+        else check?.add(id, r.target);
+        continue;
+      }
+      const short = id.slice(0, 12);
+      const d = describeSecrets(
+        hits,
+        inputLines(r.text, hits),
+        'note',
+        `version ${short} (note of ${r.target.slice(0, 7)}) was not pushed; remove it with: git handoff purge ${short}`,
+      );
+      throw new SecretDetected(d.message, { ...d.data, version: id, target: r.target });
+    }
+    complete = true;
+  } finally {
+    if (check && key) {
+      if (complete) await record(path, key, recorded, async () => [...(await check.single()), ...natives, ...range.filter((id) => !seen.has(id))]);
+      else check.abandon();
+    }
+  }
+}
+
+/** Adds `clean` to the record (past its bound, the record starts again from `clean`); a record git cannot help make is not made. */
+async function record(path: string, key: ScanKey, recorded: Set<string>, clean: () => Promise<string[]>): Promise<void> {
+  let fresh: string[];
+  try {
+    fresh = (await clean()).filter((id) => !recorded.has(id));
+  } catch {
+    return;
+  }
+  if (!fresh.length) return;
+  const all = recorded.size + fresh.length > MAX_SCANNED ? fresh.slice(0, MAX_SCANNED) : [...recorded, ...fresh];
+  writeScannedNotes(path, key, new Set(all));
 }
