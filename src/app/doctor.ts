@@ -6,8 +6,8 @@
  */
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
-import { listNotes, setNote } from '../git/notes-tree.js';
-import { branchHomes, candidateCommits, findOrphanNotes, reflogCommits, type OrphanNote } from '../git/orphans.js';
+import { setNote } from '../git/notes-tree.js';
+import { branchHomes, candidateCommits, findOrphanNotesInTree, reflogCommits, type OrphanNote } from '../git/orphans.js';
 import { findRefLocks, isStale, removeLock, STALE_LOCK_MS } from '../git/ref-locks.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
@@ -120,8 +120,7 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
   const tip = await store.tip();
   if (!tip) return [];
   const tipCommit = await store.readCommit(tip);
-  const notes = await listNotes(repo.objects, tipCommit.tree);
-  const orphanNotes = await findOrphanNotes(repo, notes);
+  const { orphans: orphanNotes, noted } = await findOrphanNotesInTree(repo, tipCommit.tree);
   if (!orphanNotes.length) return [];
 
   const orphans: (Orphan & { note: OrphanNote; branch: string | null })[] = [];
@@ -170,7 +169,7 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
     since,
     placeable.some((o) => o.patchId),
   );
-  const placements = placeOrphans(placeable, candidates, new Set(notes.map((n) => n.target)));
+  const placements = placeOrphans(placeable, candidates, noted());
   // A commit this clone's reflogs remember was replaced here (amend, rebase, squash, reset):
   // post-rewrite carried its handoff on, so a note left behind on it is no problem.
   const local = await reflogCommits(repo);

@@ -4,9 +4,10 @@
  * reachable commits they may belong to now.
  */
 import type { Repo } from './repo.js';
-import type { NoteRef } from './notes-tree.js';
+import { readTree, type NoteRef } from './notes-tree.js';
 import type { Candidate } from '../core/orphans.js';
 import { objectTypes } from './object-types.js';
+import { GitFailed } from '../errors.js';
 
 /** What counts as "still in use": every branch, tag, remote branch and HEAD. */
 const LIVE_REFS = ['--branches', '--tags', '--remotes', 'HEAD'];
@@ -46,6 +47,142 @@ export async function findOrphanNotes(repo: Repo, notes: NoteRef[]): Promise<Orp
     for (const n of present) if (unreachable.has(n.target)) out.push({ ...n, why: 'unreachable' });
   }
   return out.sort((a, b) => (a.target < b.target ? -1 : 1));
+}
+
+/**
+ * The notes of the notes tree `tree` whose commit is missing or unreachable, as
+ * `findOrphanNotes(repo, await listNotes(objects, tree))` finds them, for `doctor`: git lists
+ * the tree (`ls-tree -r`: the fan-out subtrees are delta chains in a packed history, and
+ * reading them in-process was most of doctor's time on 50,000 notes) and the listing goes
+ * to `cat-file --batch-check` and `rev-list` as bytes, with no object per note. A note's
+ * blob is asked of git only for the orphans. `noted` is the set of every note's commit, built
+ * when asked (only when there are orphans to place).
+ */
+export async function findOrphanNotesInTree(repo: Repo, tree: string): Promise<{ orphans: OrphanNote[]; noted: () => Set<string> }> {
+  const ls = await repo.runGit(['--no-replace-objects', 'ls-tree', '-r', '-z', '--name-only', tree], { readOnly: true });
+  if (ls.code !== 0) throw new GitFailed(`git ls-tree of the notes tree failed: ${ls.stderr.trim() || `exit ${ls.code}`}`);
+  const { targets, count, pathAt } = noteTargets(ls.stdout);
+  const nameAt = (i: number) => targets.toString('latin1', i * 41, i * 41 + 40);
+  const noted = () => {
+    const out = new Set<string>();
+    for (let i = 0; i < count; i++) out.add(nameAt(i));
+    return out;
+  };
+  if (!count) return { orphans: [], noted };
+  const head = await repo.headCommit();
+  const unreachableFrom = (input: Buffer) =>
+    repo.runGit(['rev-list', '--stdin', '--not', ...(head ? LIVE_REFS : LIVE_REFS.slice(0, -1))], { input, readOnly: true });
+  // As objectTypes asks, raw objects; only the type is printed ("<name> missing" for none).
+  // Both processes at once, rev-list given every note's object (see findOrphanNotes).
+  const [types, optimistic] = await Promise.all([
+    repo.runGit(['--no-replace-objects', 'cat-file', '--batch-check=%(objecttype)'], { input: targets, readOnly: true }),
+    unreachableFrom(targets),
+  ]);
+  if (types.code !== 0) throw new GitFailed(`git cat-file --batch-check failed: ${types.stderr.trim() || `exit ${types.code}`}`);
+  // One line per name asked, in order.
+  const answer = types.stdout;
+  const missing: number[] = [];
+  const other: number[] = [];
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const nl = answer.indexOf(10, at);
+    const line = nl < 0 ? answer.subarray(at) : answer.subarray(at, nl);
+    at = nl < 0 ? answer.length : nl + 1;
+    if (line.length === 6 && line.equals(COMMIT)) continue;
+    const type = line.toString('latin1');
+    if (type === 'tree' || type === 'blob' || type === 'tag') other.push(i);
+    else missing.push(i);
+  }
+  let unreachable: Set<string>;
+  if (optimistic.code === 0 && missing.length === 0) unreachable = new Set(optimistic.stdout.toString('latin1').split('\n').filter(Boolean));
+  else {
+    const skip = new Set([...missing, ...other]);
+    const present: string[] = [];
+    for (let i = 0; i < count; i++) if (!skip.has(i)) present.push(`${nameAt(i)}\n`);
+    const r = present.length ? await unreachableFrom(Buffer.from(present.join(''), 'latin1')) : null;
+    unreachable = new Set(r && r.code === 0 ? r.stdout.toString('latin1').split('\n').filter(Boolean) : []);
+  }
+  const found: { i: number; why: OrphanNote['why'] }[] = missing.map((i) => ({ i, why: 'missing' }));
+  if (unreachable.size) {
+    const skip = new Set([...missing, ...other]);
+    for (let i = 0; i < count; i++) if (!skip.has(i) && unreachable.has(nameAt(i))) found.push({ i, why: 'unreachable' });
+  }
+  if (!found.length) return { orphans: [], noted };
+  // The orphans' blobs, by path in the tree.
+  const paths = found.map(({ i }) => pathAt(i));
+  const blobs = await repo.runGit(['--no-replace-objects', 'cat-file', '--batch-check=%(objectname)'], {
+    input: paths.map((p) => `${tree}:${p}\n`).join(''),
+    readOnly: true,
+  });
+  if (blobs.code !== 0) throw new GitFailed(`git cat-file --batch-check failed: ${blobs.stderr.trim() || `exit ${blobs.code}`}`);
+  const ids = blobs.stdout.toString('latin1').split('\n');
+  const orphans: OrphanNote[] = [];
+  for (const [k, { i, why }] of found.entries()) {
+    // (an entry whose object this repository lacks, a submodule's commit: read from the tree itself)
+    const blob = /^[0-9a-f]{40,64}$/.test(ids[k] ?? '') ? ids[k] : await entryAt(repo, tree, paths[k]);
+    if (!blob) throw new GitFailed(`no entry at ${paths[k]} in the notes tree ${tree}`);
+    orphans.push({ target: nameAt(i), blob, path: paths[k], why });
+  }
+  // Missing first, then unreachable, each in listing order, then sorted as findOrphanNotes sorts.
+  orphans.sort((a, b) => (a.target < b.target ? -1 : 1));
+  return { orphans, noted };
+}
+
+const COMMIT = Buffer.from('commit');
+
+/** The object id of the entry at `path` in `tree`, read in-process. */
+async function entryAt(repo: Repo, tree: string, path: string): Promise<string | null> {
+  let at = tree;
+  const names = path.split('/');
+  for (const [k, name] of names.entries()) {
+    const e = (await readTree(repo.objects, at)).find((x) => x.name === name);
+    if (!e) return null;
+    if (k === names.length - 1) return e.oid;
+    at = e.oid;
+  }
+  return null;
+}
+
+/**
+ * The notes among the paths of `ls-tree -r -z --name-only` (`listNotes`'s rule: folders of
+ * two hex digits, a name of hex digits, 40 in all): their commits as 41-byte lines
+ * (`<40 hex>\n`), and the path of the i-th.
+ */
+export function noteTargets(listing: Buffer): { targets: Buffer; count: number; pathAt: (i: number) => string } {
+  const targets = Buffer.allocUnsafe(Math.ceil(listing.length / 41) * 41 + 41);
+  const starts: number[] = [];
+  let count = 0;
+  let start = 0;
+  while (start < listing.length) {
+    let end = listing.indexOf(0, start);
+    if (end < 0) end = listing.length;
+    let hex = 0;
+    let seg = 0;
+    let ok = true;
+    const base = count * 41;
+    for (let i = start; i < end && ok; i++) {
+      const b = listing[i];
+      if (b === 0x2f) {
+        ok = seg === 2;
+        seg = 0;
+      } else if ((b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66)) {
+        if (hex < 40) targets[base + hex] = b;
+        hex++;
+        seg++;
+      } else ok = false;
+    }
+    if (ok && seg > 0 && hex === 40) {
+      targets[base + 40] = 10;
+      starts.push(start, end);
+      count++;
+    }
+    start = end + 1;
+  }
+  return {
+    targets: targets.subarray(0, count * 41),
+    count,
+    pathAt: (i) => listing.toString('utf8', starts[2 * i], starts[2 * i + 1]),
+  };
 }
 
 /**
