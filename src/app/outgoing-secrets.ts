@@ -18,7 +18,7 @@ import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { SecretDetected } from '../errors.js';
 import { canStream, streamVersions, type StreamedVersion } from '../git/version-stream.js';
 import { rangeCommits, SingleNoteCheck } from '../git/note-blobs.js';
-import { MAX_SCANNED, readScannedNotes, scannedNotesPath, writeScannedNotes, type ScanKey } from '../state/scanned-notes.js';
+import { readScannedNotes, ScannedRecord, scannedNotesPath, writeScannedNotes, type ScanKey } from '../state/scanned-notes.js';
 
 /** What the build says it is (scripts/build.mjs); absent when run from the sources, and then nothing is recorded. */
 declare const __BUILD_DIGEST__: string | undefined;
@@ -46,11 +46,13 @@ export async function refuseOutgoingSecrets(
   const streams = canStream(repo);
   const key: ScanKey | null = build && streams ? { build, allow: allowList } : null;
   const path = scannedNotesPath(repo.paths.commonDir);
-  let recorded = new Set<string>();
+  let recorded = ScannedRecord.EMPTY;
+  let known = (_id: string) => false;
   let range: string[] = [];
   if (key) {
     [recorded, range] = await Promise.all([readScannedNotes(path, key), rangeCommits(repo, tip, remoteTip)]);
-    if (range.every((id) => recorded.has(id))) return;
+    known = recorded.lookup(range.length);
+    if (range.every(known)) return;
   }
 
   // What this scan finds clean, to record: a native version (the store reads it, one way);
@@ -63,7 +65,7 @@ export async function refuseOutgoingSecrets(
   try {
     // Every version an empty remote lacks is every version: read them in bulk (one git log,
     // one cat-file --batch), in rev-list's order, as the store would read them.
-    const versions = streams ? streamVersions(repo, tip, (v) => !recorded.has(v.id), remoteTip) : fromStore(repo, store, tip, remoteTip);
+    const versions = streams ? streamVersions(repo, tip, (v) => !known(v.id), remoteTip) : fromStore(repo, store, tip, remoteTip);
     for await (const r of versions) {
       seen.add(r.id);
       if (!('valid' in r) || r.text === null) continue;
@@ -93,15 +95,13 @@ export async function refuseOutgoingSecrets(
   }
 }
 
-/** Adds `clean` to the record (past its bound, the record starts again from `clean`); a record git cannot help make is not made. */
-async function record(path: string, key: ScanKey, recorded: Set<string>, clean: () => Promise<string[]>): Promise<void> {
-  let fresh: string[];
+/** Adds `clean` to the record; a record git cannot help make is not made. */
+async function record(path: string, key: ScanKey, recorded: ScannedRecord, clean: () => Promise<string[]>): Promise<void> {
+  let text: string | null;
   try {
-    fresh = (await clean()).filter((id) => !recorded.has(id));
+    text = recorded.with(key, await clean());
   } catch {
     return;
   }
-  if (!fresh.length) return;
-  const all = recorded.size + fresh.length > MAX_SCANNED ? fresh.slice(0, MAX_SCANNED) : [...recorded, ...fresh];
-  writeScannedNotes(path, key, new Set(all));
+  if (text) writeScannedNotes(path, text);
 }

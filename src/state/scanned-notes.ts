@@ -8,8 +8,9 @@
  * - the key: the build's digest (the scanner's rules, the YAML reader and every other
  *   source file that went into the bundle) and the `handoff.secrets.allow` values, in
  *   order; another key is another record, never a partial match;
- * - the bytes: a fixed first line, one object id a line, and a last line with the count
- *   and a SHA-256 of everything before it, so a truncated, damaged or foreign file fails;
+ * - the bytes: a fixed first line, the key, one object id a line (sorted), and a last line
+ *   with the count, the ids' width and a SHA-256 of everything before it, so a truncated,
+ *   damaged or foreign file fails;
  * - the file: a regular file (not followed through a symbolic link), owned by the
  *   current user, writable by no one else (another user's file, or a file others may
  *   write, could list a version whose note holds a secret).
@@ -47,52 +48,127 @@ export function trustedRecordFile(st: Pick<Stats, 'uid' | 'mode' | 'isFile'>, eu
   return euid !== undefined && st.isFile() && st.uid === euid && (st.mode & 0o022) === 0;
 }
 
-/** The record's bytes for `oids` under `key`. */
-export function recordText(key: ScanKey, oids: Iterable<string>): string {
-  const body = header(key) + [...oids].map((o) => `${o}\n`).join('');
-  const count = body.split('\n').length - 4;
-  return `${body}end ${count} ${sha256(body)}\n`;
+/**
+ * The commits a record lists. Its lines are sorted and all as wide as the repository's ids,
+ * so a push of a few versions asks about them by binary search in the text itself, without
+ * taking 50,000 lines apart; a line can only ever match itself, so a line that is not an
+ * id (no writer of ours makes one) never vouches for anything.
+ */
+export class ScannedRecord {
+  private constructor(
+    private readonly text: string,
+    private readonly start: number,
+    private readonly width: number,
+    readonly size: number,
+  ) {}
+
+  static readonly EMPTY = new ScannedRecord('', 0, 0, 0);
+
+  /** The record in `text` under `key`: EMPTY for a foreign or damaged text, or one made under another key. */
+  static parse(text: string, key: ScanKey): ScannedRecord {
+    const head = header(key);
+    if (!text.startsWith(head) || !text.endsWith('\n')) return ScannedRecord.EMPTY;
+    const last = text.lastIndexOf('\n', text.length - 2);
+    if (last < head.length - 1) return ScannedRecord.EMPTY;
+    const m = /^end (\d+) (40|64) ([0-9a-f]{64})$/.exec(text.slice(last + 1, -1));
+    if (!m) return ScannedRecord.EMPTY;
+    const count = Number(m[1]);
+    const width = Number(m[2]);
+    const lines = last + 1 - head.length;
+    if (count > MAX_SCANNED || lines !== count * (width + 1) || m[3] !== sha256(text.slice(0, last + 1))) return ScannedRecord.EMPTY;
+    return new ScannedRecord(text, head.length, width, count);
+  }
+
+  private line(i: number): string {
+    const at = this.start + i * (this.width + 1);
+    return this.text.slice(at, at + this.width);
+  }
+
+  /** Where `id` is, or where it would go (~its index as a negative number, minus one). */
+  private find(id: string): number {
+    let lo = 0;
+    let hi = this.size - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const l = this.line(mid);
+      if (l === id) return mid;
+      if (l < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -lo - 1;
+  }
+
+  has(id: string): boolean {
+    return id.length === this.width && this.find(id) >= 0;
+  }
+
+  /** A membership test for many questions: past a few hundred, one Set of every line is cheaper than a search each. */
+  lookup(questions: number): (id: string) => boolean {
+    if (questions < 256 || this.size === 0) return (id) => this.has(id);
+    const all = new Set(this.text.slice(this.start, this.start + this.size * (this.width + 1) - 1).split('\n'));
+    return (id) => all.has(id);
+  }
+
+  /** The text of this record with `more` added (ids of this record's width; others are left out). */
+  with(key: ScanKey, more: Iterable<string>): string | null {
+    const add = [...new Set(more)].filter((id) => OID.test(id) && !this.has(id)).sort();
+    if (!add.length) return null;
+    const width = this.size ? this.width : add[0].length;
+    const fresh = add.filter((id) => id.length === width);
+    const count = this.size + fresh.length;
+    if (count > MAX_SCANNED) return recordText(key, fresh.slice(0, MAX_SCANNED));
+    // The old lines between the new ones are copied as they stand (one slice each).
+    const parts: string[] = [header(key)];
+    let from = 0;
+    for (const id of fresh) {
+      const to = -this.find(id) - 1;
+      if (to > from) parts.push(this.text.slice(this.start + from * (width + 1), this.start + to * (width + 1)));
+      parts.push(`${id}\n`);
+      from = to;
+    }
+    if (this.size > from) parts.push(this.text.slice(this.start + from * (width + 1), this.start + this.size * (width + 1)));
+    const body = parts.join('');
+    return `${body}end ${count} ${width} ${sha256(body)}\n`;
+  }
 }
 
-/** The commits recorded as clean under `key`: empty for a missing, foreign, damaged or untrusted record, or one made under another key. */
-export function parseRecord(text: string, key: ScanKey): Set<string> {
-  const none = new Set<string>();
-  const head = header(key);
-  if (!text.startsWith(head) || !text.endsWith('\n')) return none;
-  const last = text.lastIndexOf('\n', text.length - 2);
-  if (last < head.length - 1) return none;
-  const body = text.slice(0, last + 1);
-  const m = /^end (\d+) ([0-9a-f]{64})$/.exec(text.slice(last + 1, -1));
-  if (!m || m[2] !== sha256(body)) return none;
-  const lines = body.slice(head.length, -1);
-  const oids = lines === '' ? [] : lines.split('\n');
-  if (oids.length !== Number(m[1]) || oids.length > MAX_SCANNED || !oids.every((o) => OID.test(o))) return none;
-  return new Set(oids);
+/** The record's bytes for `oids` under `key` (ids of one width: the first one's). */
+export function recordText(key: ScanKey, oids: Iterable<string>): string {
+  const all = [...new Set(oids)].filter((id) => OID.test(id)).sort();
+  const width = all.length ? all[0].length : 40;
+  const ids = all.filter((id) => id.length === width);
+  const body = header(key) + ids.map((o) => `${o}\n`).join('');
+  return `${body}end ${ids.length} ${width} ${sha256(body)}\n`;
+}
+
+/** The commits recorded as clean under `key` (see ScannedRecord.parse). */
+export function parseRecord(text: string, key: ScanKey): ScannedRecord {
+  return ScannedRecord.parse(text, key);
 }
 
 /** Reads the record at `path` (see the file's comment for what is believed). */
-export function readScannedNotes(path: string, key: ScanKey): Set<string> {
+export function readScannedNotes(path: string, key: ScanKey): ScannedRecord {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch {
-    return new Set();
+    return ScannedRecord.EMPTY;
   }
   try {
     // The checks are made on the file opened, so it cannot be swapped between them and the read.
-    if (!trustedRecordFile(fstatSync(fd), process.geteuid?.())) return new Set();
-    return parseRecord(readFileSync(fd, 'utf8'), key);
+    if (!trustedRecordFile(fstatSync(fd), process.geteuid?.())) return ScannedRecord.EMPTY;
+    return ScannedRecord.parse(readFileSync(fd, 'utf8'), key);
   } catch {
-    return new Set();
+    return ScannedRecord.EMPTY;
   } finally {
     closeSync(fd);
   }
 }
 
-/** Saves `oids` as the record under `key`; a record that cannot be written is left as it was. */
-export function writeScannedNotes(path: string, key: ScanKey, oids: Set<string>): void {
+/** Saves `text` (from ScannedRecord.with or recordText) as the record; a record that cannot be written is left as it was. */
+export function writeScannedNotes(path: string, text: string): void {
   try {
-    writeFileAtomic(path, recordText(key, oids), { mode: 0o600 });
+    writeFileAtomic(path, text, { mode: 0o600 });
   } catch {
     /* not recorded: the next push scans these again */
   }

@@ -10,17 +10,61 @@ import {
   trustedRecordFile,
   writeScannedNotes,
   type ScanKey,
+  type ScannedRecord,
 } from '../../src/state/scanned-notes.js';
 import { tempDir } from '../helpers/repo.js';
 
 const key: ScanKey = { build: 'b'.repeat(64), allow: ['^AKIA[0-9A-Z]{16}$', 'example'] };
-const oids = ['a'.repeat(40), '0123456789abcdef0123456789abcdef01234567', 'c'.repeat(64)];
+const oids = ['a'.repeat(40), '0123456789abcdef0123456789abcdef01234567', 'c'.repeat(40)];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+/** What a record says about each of `ids`. */
+const says = (r: ScannedRecord, ids: string[]) => ids.map((id) => r.has(id));
+
+/** A small deterministic generator of ids (the same every run). */
+function idsFrom(seed: number, n: number, width = 40): string[] {
+  let x = seed;
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    let id = '';
+    while (id.length < width) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      id += (x >>> 8).toString(16).padStart(6, '0');
+    }
+    out.push(id.slice(0, width));
+  }
+  return out;
+}
 
 describe('the record of clean notes: its bytes', () => {
-  it('reads back what it wrote, and an empty record', () => {
-    expect(parseRecord(recordText(key, oids), key)).toEqual(new Set(oids));
-    expect(parseRecord(recordText(key, []), key)).toEqual(new Set());
+  it('reads back what it wrote (sha-1 and sha-256 ids), and an empty record', () => {
+    const r = parseRecord(recordText(key, oids), key);
+    expect(r.size).toBe(3);
+    expect(says(r, oids)).toEqual([true, true, true]);
+    expect(says(r, ['b'.repeat(40), 'a'.repeat(39), 'a'.repeat(41), `${'a'.repeat(39)}b`, ''])).toEqual([false, false, false, false, false]);
+    const wide = idsFrom(7, 5, 64);
+    expect(says(parseRecord(recordText(key, wide), key), wide)).toEqual(wide.map(() => true));
+    expect(parseRecord(recordText(key, []), key).size).toBe(0);
+  });
+
+  it('adding ids gives the very bytes a record of the union has, and every lookup agrees with a Set', () => {
+    for (const [seed, before, added] of [
+      [1, 0, 5],
+      [2, 5, 0],
+      [3, 300, 40],
+      [4, 40, 300],
+      [5, 1000, 1],
+    ]) {
+      const old = idsFrom(seed, before);
+      const more = [...idsFrom(seed + 100, added), ...old.slice(0, 3)];
+      const r = parseRecord(recordText(key, old), key);
+      const text = r.with(key, more);
+      const union = new Set([...old, ...more]);
+      if (union.size === new Set(old).size) expect(text).toBeNull();
+      else expect(text).toBe(recordText(key, union));
+      const back = parseRecord(text ?? recordText(key, old), key);
+      const asked = [...union, ...idsFrom(seed + 200, 50)];
+      for (const look of [back.lookup(1), back.lookup(10_000)]) expect(asked.map(look)).toEqual(asked.map((id) => union.has(id)));
+    }
   });
 
   it('belongs to its key alone: another build, another allow list, the same list in another order', () => {
@@ -32,15 +76,15 @@ describe('the record of clean notes: its bytes', () => {
       { ...key, allow: [...key.allow].reverse() },
       { ...key, allow: [...key.allow, ''] },
     ])
-      expect(parseRecord(text, other)).toEqual(new Set());
+      expect(parseRecord(text, other).size).toBe(0);
   });
 
   it('counts a damaged or foreign text as empty', () => {
     const good = recordText(key, oids);
     const lines = good.split('\n');
     const body = `${lines.slice(0, -2).join('\n')}\n`;
-    const end = (b: string, n: number) => `${b}end ${n} ${sha(b)}\n`;
-    expect(parseRecord(end(body, oids.length), key)).toEqual(new Set(oids)); // (the helper makes what recordText makes)
+    const end = (b: string, n: number, w = 40) => `${b}end ${n} ${w} ${sha(b)}\n`;
+    expect(end(body, oids.length)).toBe(good); // (the helper makes what recordText makes)
     const damaged = [
       good.replace(oids[1], oids[1].replace('0', '1')),
       good.slice(0, -1),
@@ -48,8 +92,8 @@ describe('the record of clean notes: its bytes', () => {
       `${good}${oids[0]}\n`,
       end(body, oids.length + 1),
       end(body, oids.length - 1),
+      end(body, oids.length, 64),
       end(`${body}HEAD\n`, oids.length + 1),
-      end(`${body}${'A'.repeat(40)}\n`, oids.length + 1),
       end(`${body}${'a'.repeat(39)}\n`, oids.length + 1),
       end(`${body}\n`, oids.length + 1),
       end(body.replace('\n', '\r\n'), oids.length),
@@ -58,7 +102,7 @@ describe('the record of clean notes: its bytes', () => {
       JSON.stringify({ clean: oids }),
       '',
     ];
-    for (const text of damaged) expect(parseRecord(text, key), JSON.stringify(text)).toEqual(new Set());
+    for (const text of damaged) expect(parseRecord(text, key).size, JSON.stringify(text)).toBe(0);
   });
 });
 
@@ -79,15 +123,15 @@ describe('the record of clean notes: the file', () => {
   it('is written with mode 0600 and read back; a world-writable file or a link to a good one reads as empty', () => {
     const dir = tempDir();
     const path = scannedNotesPath(dir);
-    writeScannedNotes(path, key, new Set(oids));
-    expect(readScannedNotes(path, key)).toEqual(new Set(oids));
+    writeScannedNotes(path, recordText(key, oids));
+    expect(says(readScannedNotes(path, key), oids)).toEqual([true, true, true]);
     chmodSync(path, 0o666);
-    expect(readScannedNotes(path, key)).toEqual(new Set());
+    expect(readScannedNotes(path, key).size).toBe(0);
     const link = join(dir, 'handoff', 'linked');
     chmodSync(path, 0o600);
     symlinkSync(path, link);
-    expect(readScannedNotes(link, key)).toEqual(new Set());
-    expect(readScannedNotes(join(dir, 'absent'), key)).toEqual(new Set());
+    expect(readScannedNotes(link, key).size).toBe(0);
+    expect(readScannedNotes(join(dir, 'absent'), key).size).toBe(0);
     expect(readFileSync(path, 'utf8')).toBe(recordText(key, oids));
   });
 
@@ -98,7 +142,7 @@ describe('the record of clean notes: the file', () => {
     chmodSync(join(dir, 'handoff'), 0o500);
     const path = scannedNotesPath(dir);
     try {
-      expect(() => writeScannedNotes(path, key, new Set(oids))).not.toThrow();
+      expect(() => writeScannedNotes(path, recordText(key, oids))).not.toThrow();
       // (root writes through a read-only folder: then the record is simply written)
       if (me !== 0) expect(readFileSync(path, 'utf8')).toBe('x');
     } finally {
