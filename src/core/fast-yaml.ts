@@ -19,6 +19,7 @@
  * answers: whatever this reader accepts, `toCanonicalYaml` renders back to the same text.
  */
 import { literalBlock, plainOk } from './canonical.js';
+import { KEY_ORDER, NESTED_ORDER } from './schema.js';
 
 export class NotInSubset extends Error {}
 
@@ -110,6 +111,20 @@ const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
 
 /** Keys every note holds: known to be written plain, so not asked again for each note. */
 const PLAIN_KEYS = new Set<string>();
+
+/**
+ * The schema's keys (src/core/schema.ts), by length: a key is matched against them in the
+ * line itself, and the constant is used, so no string is cut and none is looked up in the
+ * engine's string table for each of the ~30 keys of each note.
+ */
+const KNOWN_BY_LENGTH: string[][] = [];
+for (const k of new Set([...KEY_ORDER, ...Object.values(NESTED_ORDER).flat()])) if (plainOk(k)) (KNOWN_BY_LENGTH[k.length] ??= []).push(k);
+
+function knownKey(line: string, col: number, len: number): string | null {
+  const ks = KNOWN_BY_LENGTH[len];
+  if (ks) for (const k of ks) if (line.startsWith(k, col)) return k;
+  return null;
+}
 
 function checkedKey(k: string, quoted: boolean, out: Record<string, unknown>): string {
   if (quoted) {
@@ -226,7 +241,10 @@ export function parseSubset(text: string, maxDepth = Infinity): unknown {
         const sep = line.indexOf(': ', col);
         after = sep >= 0 ? sep : line.length - 1;
         if (after <= col || line.charCodeAt(after) !== COLON) fail('key');
-        key = checkedKey(line.slice(col, after), false, out);
+        const known = knownKey(line, col, after - col);
+        if (known === null) key = checkedKey(line.slice(col, after), false, out);
+        else if (Object.prototype.hasOwnProperty.call(out, known)) return fail('duplicate key');
+        else key = known;
       }
       pos++;
       if (after + 1 === line.length) {

@@ -62,15 +62,24 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-/** Parses YAML (with the core schema: no dates, no custom tags) or JSON. */
-export async function parseDocument(text: string): Promise<unknown> {
-  // What the fast reader answers needs no depth check (it declines a deeper document) and
-  // no other reader (it never answers for JSON): the common case, a stored note, ends here.
+/**
+ * What parseDocument answers for `text` when the fast reader answers it (undefined when it
+ * declines): that answer needs no depth check (it declines a deeper document) and no other
+ * reader (it never answers for JSON). The common case, a stored note, ends here.
+ */
+export function fastDocument(text: string): unknown {
   try {
     return parseSubset(text, MAX_DEPTH);
   } catch (e) {
     if (!(e instanceof NotInSubset)) throw e;
+    return undefined;
   }
+}
+
+/** Parses YAML (with the core schema: no dates, no custom tags) or JSON. */
+export async function parseDocument(text: string): Promise<unknown> {
+  const fast = fastDocument(text);
+  if (fast !== undefined) return fast;
   const value = await parseAny(text);
   if (nestedDeeperThan(value, MAX_DEPTH)) throw new ParseError(`invalid document: nested more than ${MAX_DEPTH} levels deep`, null);
   return value;

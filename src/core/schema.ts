@@ -130,8 +130,18 @@ function mapping(c: Checker, field: string, v: unknown): Obj | undefined {
 function ordered(src: Obj, known: Obj, order: readonly string[]): Obj {
   const out: Obj = {};
   for (const k of order) if (known[k] !== undefined) out[k] = known[k];
-  for (const k of Object.keys(src)) if (!order.includes(k) && src[k] !== undefined) out[k] = src[k];
+  const inOrder = orderSet(order);
+  for (const k of Object.keys(src)) if (!inOrder.has(k) && src[k] !== undefined) out[k] = src[k];
   return out;
+}
+
+// The orders are the constants above: their sets are made once (a list search for every key
+// of every note was a tenth of reading 50,000 of them).
+const orderSets = new WeakMap<readonly string[], Set<string>>();
+function orderSet(order: readonly string[]): Set<string> {
+  let set = orderSets.get(order);
+  if (!set) orderSets.set(order, (set = new Set(order)));
+  return set;
 }
 
 function checkFields(input: Obj, c: Checker): Handoff {

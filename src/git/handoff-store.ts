@@ -9,8 +9,8 @@ import { EMPTY_TREE_OID, parseTrailers, serializeCommit, type Commit } from './o
 import { requireCommit } from './read-objects.js';
 import { diffNotes, findNote } from './notes-tree.js';
 import { resolveIdentities, type Identities } from './identity.js';
-import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
-import { parseDocument } from '../core/parse.js';
+import { binaryProblem, decodeTextUnsearched, hasBinary, DEFAULT_MAX_BYTES } from '../core/bytes.js';
+import { fastDocument, parseDocument } from '../core/parse.js';
 import { checkStored, type Handoff } from '../core/schema.js';
 import { topLevelValue } from '../core/front-matter.js';
 import { ConcurrentWriters, LockHeld, UnknownVersion } from '../errors.js';
@@ -61,13 +61,24 @@ export interface NoteReading {
  */
 export async function interpretNote<V extends { branch: string | null | undefined }>(v: V, data: Buffer, maxBytes: number): Promise<V & NoteReading> {
   const bad = (problem: string, text: string | null = null) => ({ ...v, valid: false, problems: [problem], handoff: {}, text });
-  const decoded = decodeText(data, maxBytes);
+  // The search for binary bytes is left to the notes the fast reader declines: it accepts
+  // none (src/core/bytes.ts, decodeTextUnsearched); the answers are decodeText's.
+  const decoded = decodeTextUnsearched(data, maxBytes);
   if ('problem' in decoded) return bad(decoded.problem.message.replace(/^input/, 'the note'));
   let value: unknown;
   try {
-    value = await parseDocument(decoded.text);
-  } catch (e) {
-    return bad((e as Error).message, decoded.text);
+    value = fastDocument(decoded.text);
+  } catch {
+    value = undefined; // parseDocument says what is wrong
+  }
+  if (value === undefined) {
+    const binary = hasBinary(decoded.text) ? binaryProblem(data) : null;
+    if (binary) return bad(binary.problem.message.replace(/^input/, 'the note'));
+    try {
+      value = await parseDocument(decoded.text);
+    } catch (e) {
+      return bad((e as Error).message, decoded.text);
+    }
   }
   const { handoff, problems } = checkStored(value);
   const branch = v.branch === undefined ? (typeof handoff.branch === 'string' ? handoff.branch : null) : v.branch;
