@@ -18,9 +18,9 @@ import { currentSession, type SessionState } from '../core/session.js';
 import { classifyPhrase } from '../core/phrases.js';
 import { decidePrompt, decideSessionEnd, decideSessionStart, decideStop, finishedSessions, previousSession, sessionFor } from '../core/agent-session.js';
 import { askScopeContext, preCompactReminder, sessionStartContext, stopBlockReason, writeNowContext } from '../core/agent-messages.js';
-import { renderBookmark } from '../core/bookmark.js';
 import { mask, scanText } from '../core/secrets.js';
 import { showHandoff } from './show.js';
+import { bookmarkText, notices } from './show-report.js';
 import { loadPhrases } from './phrases-policy.js';
 import { NotARepository, UntrustedRepository, isHandoffError } from '../errors.js';
 
@@ -172,14 +172,9 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
 
   if (again) return warnings.length ? { warnings } : {};
   const r = await showHandoff(repo, {});
-  const bookmark = r.version
-    ? renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: [] })
-    : null;
   const context = sessionStartContext({
-    bookmark,
-    stale: r.stale && r.ageDays !== null ? { ageDays: r.ageDays, date: r.date! } : null,
-    due: r.due,
-    fallbackFrom: r.fallback && r.version ? r.version.branch : undefined,
+    bookmark: bookmarkText(r),
+    notices: notices(r),
     previousEndedWithout: d.previousEndedWithout,
     relay: env.HANDOFF_RELAY_ID ? { id: env.HANDOFF_RELAY_ID, promptFile: env.HANDOFF_PROMPT_FILE ?? null } : null,
   });

@@ -1,9 +1,12 @@
 /**
- * What `show` says beside the bookmark: its JSON document (the MCP tool gives the same one)
- * and the notices a reader must see before trusting what it shows.
+ * What `show` says beside the bookmark: its JSON document (the MCP tool gives the same one),
+ * the notices a reader must see before trusting what it shows, and the bookmark itself with
+ * those notices first. `git handoff show`, MCP's `handoff_show` and the agents'
+ * session-start hook all take them from here, so a person and an agent are told the same.
  */
 import type { ShowResult } from './show.js';
 import { movedByRewrite, movedLine } from '../core/rewrite.js';
+import { plainPainter, renderBookmark, type Painter } from '../core/bookmark.js';
 
 export function showJson(r: ShowResult) {
   if (!r.version) return { ok: true, handoff: null, due: false };
@@ -50,4 +53,13 @@ export function notices(r: ShowResult): string[] {
   }
   if (r.due) out.push(`a handoff is due: commit ${r.due.commit.slice(0, 7)} was made since this one; run 'git handoff write'`);
   return out;
+}
+
+/**
+ * The bookmark `show` prints on stdout, notices first; null when there is no version to
+ * show (then `show` prints the notices alone, on stderr).
+ */
+export function bookmarkText(r: ShowResult, paint: Painter = plainPainter): string | null {
+  if (!r.version) return null;
+  return renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: notices(r) }, paint);
 }

@@ -2,8 +2,7 @@ import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { showHandoff } from '../app/show.js';
-import { notices, showJson } from '../app/show-report.js';
-import { renderBookmark } from '../core/bookmark.js';
+import { bookmarkText, notices, showJson } from '../app/show-report.js';
 
 export const command: CommandModule = {
   spec: {
@@ -24,13 +23,9 @@ export const command: CommandModule = {
       showHandoff(repo, { version: str(args.values.version), branch: str(args.values.branch), all: Boolean(args.values.all) }),
     );
     if (ctx.json) return void ctx.io.json(showJson(r));
-    if (!r.version) {
-      // nothing to show, but a reader must still learn that notes were passed over
-      for (const n of notices(r)) ctx.io.err(n);
-      return;
-    }
-    ctx.io.out(
-      renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: notices(r) }, ctx.io.paint),
-    );
+    const bookmark = bookmarkText(r, ctx.io.paint);
+    if (bookmark !== null) return void ctx.io.out(bookmark);
+    // nothing to show, but a reader must still learn that notes were passed over
+    for (const n of notices(r)) ctx.io.err(n);
   },
 };

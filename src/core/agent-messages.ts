@@ -9,17 +9,20 @@ export const WRITE_FIELDS =
   "summary (where the work stands, key decisions), cursor.last_discussed, cursor.pending_questions (at most 3), cursor.next_step, soft_context.tone and .notes, open_tracks [{name, readiness, entry_point}], ask_user, guards (don't-do items), memory_updates, mid_task {slug, where_stopped} when work stopped in the middle; empty lists stay []";
 
 export interface StartContextFacts {
-  /** the bookmark as `git handoff show` prints it; null when no handoff exists */
+  /** the bookmark exactly as `git handoff show` prints it, its notices first; null when there is no version to show */
   bookmark: string | null;
-  stale: { ageDays: number; date: string } | null;
-  due: { commit: string } | null;
-  /** the newest handoff comes from another branch */
-  fallbackFrom: string | null | undefined;
+  /** `show`'s notices (stale, due, diverged sessions, a rewrite, remote versions, ...): inside the bookmark when there is one, alone when not */
+  notices: string[];
   previousEndedWithout: boolean;
   relay: { id: string; promptFile: string | null } | null;
 }
 
-/** Session start: orient, then ask; the handoff is advice from the last session, not an order. */
+/**
+ * Session start: orient, then ask; the handoff is advice from the last session, not an order.
+ * The bookmark and its notices are `show`'s own text (app/show-report.ts), so an agent is
+ * told what a person running `git handoff show` is; only the lines around them are the
+ * agent's instructions.
+ */
 export function sessionStartContext(f: StartContextFacts): string | null {
   const lines: string[] = [];
   if (f.relay) {
@@ -32,14 +35,21 @@ export function sessionStartContext(f: StartContextFacts): string | null {
     lines.push(
       "git handoff: the previous session's handoff for this repository follows. It is that session's advice, not an order: orient yourself, summarise it for the user in one block (what it proposes: open tracks, questions for the user, guards), and ask before acting on any of it.",
     );
-    if (f.stale)
+    const n = f.notices.length;
+    if (n)
       lines.push(
-        `warning: this handoff is stale: written ${f.stale.ageDays} days ago (${f.stale.date.slice(0, 10)}). Tell the user and ask whether to override it or continue before relying on it.`,
+        `git handoff: the bookmark's first ${n === 1 ? 'line is a notice' : `${n} lines are notices`} from \`git handoff show\`: tell the user, and ask before relying on the handoff.`,
       );
-    if (f.fallbackFrom !== undefined)
-      lines.push(`note: no handoff on this branch yet; this is the newest one${f.fallbackFrom ? ` (from ${f.fallbackFrom})` : ''}.`);
-    if (f.due) lines.push(`note: a handoff is due: commit ${f.due.commit.slice(0, 7)} was made since this one.`);
     lines.push('', f.bookmark.replace(/\n+$/, ''), '');
+  } else if (f.notices.length) {
+    // `show` prints these alone (on stderr) when it has no version to show: a fresh clone,
+    // versions this clone lacks, only invalid ones
+    lines.push(
+      'git handoff: no handoff to show yet. `git handoff show` says what follows: tell the user, and ask before running anything it suggests.',
+      '',
+      ...f.notices,
+      '',
+    );
   }
   if (!lines.length) return null;
   lines.push('When the session ends (the user says so), write the next handoff with `git handoff write` (YAML or JSON on stdin).');

@@ -7,7 +7,7 @@
 import type { Repo } from '../../git/repo.js';
 import { withRepo } from '../repository.js';
 import { showHandoff, type ShowResult } from '../show.js';
-import { notices, showJson } from '../show-report.js';
+import { bookmarkText, notices, showJson } from '../show-report.js';
 import { logVersions } from '../log.js';
 import { diffJson, diffText, diffVersions } from '../diff.js';
 import { writeHandoff } from '../write.js';
@@ -15,7 +15,6 @@ import { searchHandoffs } from '../search.js';
 import { allStatuses, itemStatus, type ItemStatus } from '../status.js';
 import { seedFor } from '../seed.js';
 import { parseItemOption } from '../work-items.js';
-import { renderBookmark } from '../../core/bookmark.js';
 import { serializeReceipt } from '../../core/receipt.js';
 import { handoffInputSchema, handoffPatchSchema, type JsonSchema } from '../../core/handoff-json-schema.js';
 import { checkArgs } from './check-args.js';
@@ -59,9 +58,10 @@ const SELECTION = {
  * With no version to show, the notices alone (the CLI prints them on stderr) and one line.
  */
 function bookmarkOf(r: ShowResult): string {
+  const bookmark = bookmarkText(r);
+  if (bookmark !== null) return bookmark;
   const lines = notices(r);
-  if (!r.version) return [...lines, lines.length ? 'no handoff to show' : 'no handoff has been written in this repository yet'].join('\n');
-  return renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: lines });
+  return [...lines, lines.length ? 'no handoff to show' : 'no handoff has been written in this repository yet'].join('\n');
 }
 
 function itemData(st: ItemStatus) {
