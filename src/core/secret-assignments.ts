@@ -24,6 +24,10 @@ export interface Assignment {
 function isNameChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c === 46 || c === 45;
 }
+/** [A-Za-z_$]: a character a field name may start with. */
+function isNameStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+}
 /** A declared type between name and `=`: Go `var t string =`, TypeScript/Kotlin/Rust `t: String =`. */
 const TYPED = /(?:\s*:\s*|\s+)(?:string|String|str|&(?:'static )?str|\[\]byte|SecretStr|Secret|CharSequence|any|\*?char\s*\*?)\s*(?==(?![=~>]))/y;
 const OPERATOR = /\s*(=>|::=|:=|\?=|\+=|=(?![=~])|:(?![:=\\/]))[ \t]*/y;
@@ -37,32 +41,40 @@ function stickyAt(re: RegExp, line: string, at: number): RegExpExecArray | null 
   return re.exec(line);
 }
 const AUTH_SCHEME = /^(?:Bearer|Basic|Token|Bot|Digest)$/i;
+// The expressions of the walk, made once (a literal in a function is a new object each call).
+/** what follows a quoted key's closing quote when it is one: `"facebook access_token": ...` */
+const KEY_END = /^\s*[:=]/;
+const BARE_VALUE = /^[^\s"'`,;&)}\]<>]+/;
+const TRAILING_PUNCTUATION = /[.,:;?]+$/;
+const SCHEME_AND_VALUE = /^(\S+)\s+(\S+)$/;
+const AFTER_SCHEME = /^[ \t]+([^\s"'`,;&)}\]<>]+)/;
 
 /**
- * The assignments on `line` whose name contains one of the keyword occurrences `at`
+ * The assignments on `line` whose name contains one of the keyword occurrences at[from, to)
  * (flat [start, end) offset pairs in the line, from the scanner's keyword pass).
  */
-export function assignmentsIn(line: string, at: number[]): Assignment[] {
+export function assignmentsIn(line: string, at: ArrayLike<number>, from = 0, to = at.length): Assignment[] {
   const out: Assignment[] = [];
   let lastStart = -1;
-  for (let i = 0; i < at.length; i += 2) {
+  for (let i = from; i < to; i += 2) {
     const ks = at[i];
     const ke = at[i + 1];
     let start = ks;
     let end = ke;
     while (start > 0 && isNameChar(line.charCodeAt(start - 1))) start--;
     while (end < line.length && isNameChar(line.charCodeAt(end))) end++;
-    while (start < ks && !/[A-Za-z_$]/.test(line[start])) start++;
+    while (start < ks && !isNameStart(line.charCodeAt(start))) start++;
     while (end > ke && (line[end - 1] === '.' || line[end - 1] === '-')) end--;
     if (start === lastStart) continue;
     lastStart = start;
-    const a = parseAfter(line, start, end, line.slice(start, end));
+    const a = parseAfter(line, start, end);
     if (a) out.push(a);
   }
   return out;
 }
 
-function parseAfter(line: string, start: number, end: number, name: string): Assignment | null {
+/** The assignment whose name is line[start, end), if an operator, a flag's blank or `is` follows it. */
+function parseAfter(line: string, start: number, end: number): Assignment | null {
   const before = line[start - 1];
   // `${TOKEN:-default}` reads a variable; it assigns nothing.
   if (before === '{' && line[start - 2] === '$') return null;
@@ -70,15 +82,16 @@ function parseAfter(line: string, start: number, end: number, name: string): Ass
   // A quoted name (JSON, PHP, Ruby hash keys): step over its closing quote.
   if ((before === '"' || before === "'" || before === '`') && line[p] === before) p++;
   // The end of a quoted key of several words (`"facebook access_token": ...`).
-  else if ((line[p] === '"' || line[p] === "'") && /^\s*[:=]/.test(line.slice(p + 1, p + 4))) p++;
+  else if ((line[p] === '"' || line[p] === "'") && KEY_END.test(line.slice(p + 1, p + 4))) p++;
 
   if (before === '<' && line[p] === '>') {
     const close = line.indexOf('</', p + 1);
     if (close < 0) return null;
     const v = line.slice(p + 1, close).trim();
-    return v ? { name, value: v, index: line.indexOf(v, p + 1), op: 'xml', quoted: false } : null;
+    return v ? { name: line.slice(start, end), value: v, index: line.indexOf(v, p + 1), op: 'xml', quoted: false } : null;
   }
   if (p >= line.length || !NEXT.test(line[p])) return null;
+  const name = line.slice(start, end);
   // Cheap before the regexes: what follows the blanks must start an operator, a type, a
   // flag's value or `is`/`was`/`are`/`value` (most names in prose are followed by a word).
   let q = p;
@@ -119,16 +132,16 @@ function valueAt(line: string, at: number, name: string, op: AssignOp): Assignme
     value = v;
     index = at + 1;
   } else {
-    const m = /^[^\s"'`,;&)}\]<>]+/.exec(line.slice(at));
+    const m = BARE_VALUE.exec(line.slice(at));
     if (!m) return null;
-    value = m[0].replace(/[.,:;?]+$/, '');
+    value = m[0].replace(TRAILING_PUNCTUATION, '');
   }
-  const scheme = /^(\S+)\s+(\S+)$/.exec(value);
+  const scheme = SCHEME_AND_VALUE.exec(value);
   if (scheme && AUTH_SCHEME.test(scheme[1])) {
     index += value.indexOf(scheme[2]);
     value = scheme[2];
   } else if (AUTH_SCHEME.test(value)) {
-    const next = /^[ \t]+([^\s"'`,;&)}\]<>]+)/.exec(line.slice(index + value.length));
+    const next = AFTER_SCHEME.exec(line.slice(index + value.length));
     if (!next) return null;
     index += value.length + next[0].indexOf(next[1]);
     value = next[1];
@@ -138,6 +151,37 @@ function valueAt(line: string, at: number, name: string, op: AssignOp): Assignme
 
 /** The words of a name: `mySecretString` -> my, secret, string; `DB_PASSWORD` -> db, password. */
 export function nameWords(name: string): string[] {
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) >= 128) return nameWordsByRules(name);
+  // ASCII (every field name the walk reads): the rules below as one walk. A word ends at
+  // anything but a letter or digit, before a capital that follows a small letter or digit,
+  // and before the last capital of a run that a small letter follows (`HTTPServer`).
+  const low = name.toLowerCase();
+  const out: string[] = [];
+  let from = -1;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const upper = c >= 65 && c <= 90;
+    if (!upper && !((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
+      if (from >= 0) out.push(low.slice(from, i));
+      from = -1;
+      continue;
+    }
+    if (upper && from >= 0) {
+      const prev = name.charCodeAt(i - 1);
+      const next = i + 1 < name.length ? name.charCodeAt(i + 1) : 0;
+      if (!(prev >= 65 && prev <= 90) || (next >= 97 && next <= 122)) {
+        out.push(low.slice(from, i));
+        from = i;
+      }
+    }
+    if (from < 0) from = i;
+  }
+  if (from >= 0) out.push(low.slice(from));
+  return out;
+}
+
+/** `nameWords` by its definition, for any text (lower-casing may turn a non-ASCII letter into ASCII: K, İ). */
+export function nameWordsByRules(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
@@ -196,6 +240,8 @@ const PUBLIC_WORDS = new Set(['public', 'pub', 'publishable', 'csrf', 'xsrf', 'a
 const NOT_CREDENTIAL =
   /tokeni[sz]|secretar|passage|passeng|passiv|bypass|compass|surpass|trespass|passthrough|keyboard|keyword|keynote|keyframe|monkey|turkey|donkey|hockey|jockey|whiskey|author(?!i[sz]ation)|authentic/;
 
+const STRONG_PART = /password|passwd|secret|token/;
+
 export type NameStrength = 'strong' | 'weak' | null;
 
 /** How strongly a field name says it holds a credential, and the word that says so (`words`: its `nameWords`). */
@@ -209,7 +255,8 @@ export function credentialName(name: string, words = nameWords(name)): { strengt
     const w = words[i];
     if (NOT_CREDENTIAL.test(w)) continue;
     if (STRONG_WORDS.has(w)) return { strength: 'strong', word: label(w) };
-    if (/password|passwd|secret|token/.test(w)) return { strength: 'strong', word: label(w.match(/password|passwd|secret|token/)![0]) };
+    const strong = STRONG_PART.exec(w);
+    if (strong) return { strength: 'strong', word: label(strong[0]) };
     if (w === 'key' && i > 0 && KEY_QUALIFIERS.has(words[i - 1]))
       return { strength: 'strong', word: words[i - 1] === 'api' ? 'API key' : `${words[i - 1]} key` };
     if (!weak && WEAK_WORDS.has(w)) weak = w;

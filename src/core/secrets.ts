@@ -81,9 +81,14 @@ const LINE_ROWS_OF: Compiled[][] = ALL_KEYWORDS.map((k) => TOKEN_ROWS.filter((c)
 const MULTI_ROWS_OF: Compiled[][] = ALL_KEYWORDS.map((k) => TOKEN_ROWS.filter((c) => c.rule.multiline && c.rule.keywords.includes(k)));
 const KW_LEN = ALL_KEYWORDS.map((k) => k.length);
 const IS_ASSIGN = ALL_KEYWORDS.map((k) => ASSIGN_KEYWORDS.has(k));
-const IS_URL = ALL_KEYWORDS.map((k) => k === URL_KEYWORD);
-const IS_CURL = ALL_KEYWORDS.map((k) => k === CURL_KEYWORD || k === USER_KEYWORD);
-const IS_AUTH = ALL_KEYWORDS.map((k) => AUTH_KEYWORDS.includes(k));
+/** Per keyword id, the line rules besides token rows that it opens (bits). */
+const OPENS_URL = 1;
+const OPENS_CURL = 2;
+const OPENS_AUTH = 4;
+const KW_OPENS = Uint8Array.from(
+  ALL_KEYWORDS,
+  (k) => (k === URL_KEYWORD ? OPENS_URL : 0) | (k === CURL_KEYWORD || k === USER_KEYWORD ? OPENS_CURL : 0) | (AUTH_KEYWORDS.includes(k) ? OPENS_AUTH : 0),
+);
 // Lines are found by the keyword pass's end offsets, so no keyword may hold a line break.
 for (const k of ALL_KEYWORDS) if (k.includes('\n')) throw new Error(`secret keyword '${k}' holds a line break`);
 
@@ -106,7 +111,6 @@ const lineKw = new Int32Array(ALL_KEYWORDS.length);
 const kwStamp = new Int32Array(ALL_KEYWORDS.length);
 let stamp = 0;
 const lineNames: number[] = [];
-const lineRows: Compiled[] = [];
 
 /** Finds secrets in `text`, ignoring values that match an allow pattern. */
 export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
@@ -118,8 +122,6 @@ export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
   const found: Candidate[] = [];
   const add = adder(allow, found);
   const multi = new Set<Compiled>();
-  for (let i = 0; i < 2 * count; i += 2) for (const c of MULTI_ROWS_OF[hits[i]]) multi.add(c);
-  runMulti(text, multi, add);
 
   // Each line holding a keyword, as the keyword pass meets them (by end offset).
   let lineStart = 0;
@@ -140,18 +142,23 @@ export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
     if (kwStamp[k] !== stamp) {
       kwStamp[k] = stamp;
       lineKw[nkw++] = k;
+      const m = MULTI_ROWS_OF[k];
+      for (let j = 0; j < m.length; j++) multi.add(m[j]);
     }
     if (IS_ASSIGN[k]) lineNames.push(end - KW_LEN[k] - lineStart, end - lineStart);
   }
   if (nkw) judgeLine(text, lineStart, lineEnd, lineKw, nkw, lineNames, add);
   lineNames.length = 0;
+  // Patterns that span lines, once on the whole text. (Candidates are sorted by rule and
+  // place before they are settled, so their order here does not matter.)
+  runMulti(text, multi, add);
   return settle(text, found);
 }
 
 /**
  * The straightforward path: the text split into lines, each line's keywords found by a plain
  * search of it, then the same rules. `scanText` must agree with it on every text
- * (test/unit/secrets-keywords.test.ts); it exists to be compared with.
+ * (test/unit/secrets-fast-paths.test.ts); it exists to be compared with.
  */
 export function scanTextLineByLine(text: string, allow: RegExp[] = []): SecretHit[] {
   const found: Candidate[] = [];
@@ -178,8 +185,8 @@ export function scanTextLineByLine(text: string, allow: RegExp[] = []): SecretHi
     start = end + 1;
   }
   if (!lines.length) return [];
-  runMulti(text, new Set(lines.flatMap((l) => l.kw.flatMap((k) => MULTI_ROWS_OF[k]))), add);
   for (const l of lines) judgeLine(text, l.start, l.end, l.kw, l.kw.length, l.names, add);
+  runMulti(text, new Set(lines.flatMap((l) => l.kw.flatMap((k) => MULTI_ROWS_OF[k]))), add);
   return settle(text, found);
 }
 
@@ -217,30 +224,38 @@ function settle(text: string, found: Candidate[]): SecretHit[] {
 }
 
 /**
- * Runs on the line [start, end) of `text` the rules its keywords open: `kw` (the first `nkw`
- * entries) their ids, `names` where the name keywords sit in it (flat pairs).
+ * Runs on the line [start, end) of `text` the rules its keywords open: `kw` (its first `nkw`
+ * entries) their ids, `names` where the name keywords sit in the line (flat pairs). Indexed
+ * loops and few property reads: this runs for every line, mostly before the engine optimises it.
  */
 function judgeLine(text: string, start: number, end: number, kw: ArrayLike<number>, nkw: number, names: number[], add: Add): void {
-  const rows = lineRows;
-  rows.length = 0;
-  let url = false;
-  let curl = false;
-  let auth = false;
+  let opens = 0;
+  let rows: Compiled[] | null = null;
+  let merged = false;
   for (let i = 0; i < nkw; i++) {
     const k = kw[i];
-    for (const c of LINE_ROWS_OF[k]) if (!rows.includes(c)) rows.push(c);
-    url ||= IS_URL[k];
-    curl ||= IS_CURL[k];
-    auth ||= IS_AUTH[k];
+    opens |= KW_OPENS[k];
+    const r = LINE_ROWS_OF[k];
+    if (r.length === 0) continue;
+    if (rows === null) rows = r;
+    else {
+      rows = rows.concat(r);
+      merged = true;
+    }
   }
   const lineText = text.slice(start, end);
-  if (rows.length > 1) rows.sort((a, b) => a.order - b.order);
-  for (const c of rows) runToken(c, lineText, start, add);
-  if (url && lineText.includes('@')) runPair(URL_CREDENTIALS, 'credential in URL', lineText, start, add);
-  if (curl) runPair(CURL_USER, 'credentials in a curl command', lineText, start, add);
-  if (auth) runAuthHeader(lineText, start, add);
+  if (rows !== null) {
+    // Each row once, in the table's order (a keyword's own rows are in it already).
+    if (merged) rows = [...new Set(rows)].sort((a, b) => a.order - b.order);
+    for (let i = 0; i < rows.length; i++) runToken(rows[i], lineText, start, add);
+  }
+  if (opens !== 0) {
+    if (opens & OPENS_URL && lineText.includes('@')) runPair(URL_CREDENTIALS, 'credential in URL', lineText, start, add);
+    if (opens & OPENS_CURL) runPair(CURL_USER, 'credentials in a curl command', lineText, start, add);
+    if (opens & OPENS_AUTH) runAuthHeader(lineText, start, add);
+  }
   // No operator, no `is`/`was`/`are`, no flag: no assignment on this line.
-  if (names.length && ASSIGN_HINT.test(lineText)) runAssignments(lineText, start, names, add);
+  if (names.length !== 0 && ASSIGN_HINT.test(lineText)) runAssignments(lineText, start, names, add);
 }
 
 type Add = (c: Omit<Candidate, 'line'>) => void;
@@ -317,15 +332,19 @@ function runAuthHeader(text: string, offset: number, add: Add): void {
 
 /** Per named row, its keywords as they start a word of a field name (`_okta`, `_heroku_api`). */
 const NAMED_WORD_HEADS: string[][] = NAMED_ROWS.map((c) => c.rule.keywords.map((k) => `_${k.replace(/[-_.]/g, '_')}`));
+/** Any of them: most names hold none, and one search says so. */
+const ANY_NAMED_HEAD = new RegExp(NAMED_WORD_HEADS.flat().map(escapeRe).join('|'));
 
 /** `names`: where the line's name keywords sit (flat pairs); an assignment's name holds one of them. */
 function runAssignments(text: string, offset: number, names: number[], add: Add): void {
-  for (const a of assignmentsIn(text, names)) {
+  const found = assignmentsIn(text, names);
+  for (let i = 0; i < found.length; i++) {
+    const a = found[i];
     const nameWordList = nameWords(a.name);
     // A provider's name starts a word of the field name: `OKTA_TOKEN`, not `rookTable`.
     const words = `_${nameWordList.join('_')}`;
     let named: Compiled | undefined;
-    if (a.op !== 'prose') {
+    if (a.op !== 'prose' && ANY_NAMED_HEAD.test(words)) {
       for (let r = 0; r < NAMED_ROWS.length; r++) {
         const c = NAMED_ROWS[r];
         if (NAMED_WORD_HEADS[r].some((w) => words.includes(w)) && c.re.test(a.value) && (!c.rule.entropy || entropy(a.value) >= c.rule.entropy)) {
@@ -367,15 +386,19 @@ function assignmentContext(line: string, a: Assignment): string {
   return line.slice(Math.max(0, a.index - a.name.length - 8), a.index + a.value.length + 1);
 }
 
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const THREE_SMALL = /[a-z]{3}/;
+const SMALL = /[a-z]/;
+
 /** Unquoted `Ed25519.BlindKeySignatures`, `settings.tokenValue`: a reference in code. */
 function isCodeLike(v: string): boolean {
   const parts = v.split('.');
-  return parts.length > 1 && parts.every((p) => /^[A-Za-z_$][\w$]*$/.test(p)) && parts.some((p) => /[a-z]{3}/.test(p));
+  return parts.length > 1 && parts.every((p) => IDENTIFIER.test(p)) && parts.some((p) => THREE_SMALL.test(p));
 }
 
 /** `Key_Meshing = "id-Key-Meshing"`: a value spelling out the name is a label, not a credential. */
 function echoesName(nameWordList: string[], value: string): boolean {
-  const vw = nameWords(value).filter((w) => w.length >= 3 && /[a-z]/.test(w));
+  const vw = nameWords(value).filter((w) => w.length >= 3 && SMALL.test(w));
   const nw = new Set(nameWordList);
   const shared = vw.filter((w) => nw.has(w)).length;
   return shared >= 2 && shared * 2 >= vw.length;

@@ -1,12 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeywordIndex } from '../../src/core/keyword-index.js';
+import { nameWords, nameWordsByRules } from '../../src/core/secret-assignments.js';
 import { compileAllow, scanText, scanTextLineByLine } from '../../src/core/secrets.js';
 import { positives, prose } from '../helpers/secret-corpus.js';
 
-// The scanner's keyword pass (one automaton over the whole text, lines found from its hits)
-// is a prefilter: it must choose exactly the lines and rules that a plain search of each
-// line would. These hold it to that plain search on varied input.
+// The scanner's fast paths against their plain definitions, on varied input. The keyword pass
+// (one automaton over the whole text, lines found from its hits) is a prefilter: it must
+// choose exactly the lines and rules that a plain search of each line would. A name's words
+// are found by one walk where the definition takes three regular expressions.
 const runs = (n: number) => (process.env.SOAK ? { numRuns: Number(process.env.SOAK) } : { numRuns: n, seed: 4711 });
 
 /** What the automaton must find: every occurrence, by end, the longer keyword first at one end. */
@@ -146,5 +148,34 @@ describe('the scanner against its line-by-line path', () => {
     expect(hits).toEqual(scanTextLineByLine(text));
     const crlf = pos.join('\r\n');
     expect(scanText(crlf)).toEqual(scanTextLineByLine(crlf));
+  });
+});
+
+describe('the words of a name', () => {
+  const piece = fc.constantFrom('a', 'b', 'z', 'A', 'B', 'Z', '0', '9', '_', '-', '.', '$', ' ', 'Token', 'API', 'KEY', 'HTTPServer', 'my', 'İ', 'K', 'é', 'ß');
+
+  it('are what the regular expressions of the definition find', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (ps) => {
+        const name = ps.join('');
+        expect(nameWords(name)).toEqual(nameWordsByRules(name));
+      }),
+      runs(2000),
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 20 }), (name) => {
+        expect(nameWords(name)).toEqual(nameWordsByRules(name));
+      }),
+      runs(500),
+    );
+  });
+
+  it('split camel case, runs of capitals and separators', () => {
+    expect(nameWords('mySecretString')).toEqual(['my', 'secret', 'string']);
+    expect(nameWords('DB_PASSWORD')).toEqual(['db', 'password']);
+    expect(nameWords('HTTPServerKey2')).toEqual(['http', 'server', 'key2']);
+    expect(nameWords('aB1C')).toEqual(['a', 'b1', 'c']);
+    expect(nameWords('--x.y$z')).toEqual(['x', 'y', 'z']);
+    expect(nameWords('')).toEqual([]);
   });
 });
