@@ -188,6 +188,18 @@ require('./main.cjs');
     cli('log');
     cli('write', '--summary', 'a second version');
     run('git', ['commit', '-q', '--allow-empty', '-m', 'feat: more']);
+    // The sweep, over topic files that take each path of its reading (dated and undated
+    // entries, another status); they are gone before the runs after it.
+    const streaming = join(work, 'cadence', 'streaming');
+    mkdirSync(streaming, { recursive: true });
+    ['active', 'active', 'closed'].forEach((status, i) =>
+      writeFileSync(
+        join(streaming, `t${i}.md`),
+        `---\ntopic: t${i}\nstatus: ${status}\nfidelity: Standard\n---\n\n## 2026-01-01T10:00:00Z first\nbody\n\n## second\n`,
+      ),
+    );
+    cli('sweep');
+    rmSync(join(work, 'cadence'), { recursive: true, force: true });
     cli('diff');
     cli('doctor');
     cli('hook', 'post-commit');
