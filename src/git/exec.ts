@@ -6,7 +6,7 @@ export type GitResult = RunResult;
 
 export interface GitRunOptions {
   cwd?: string;
-  input?: string | Buffer;
+  input?: string | Buffer | NodeJS.ReadableStream;
   env?: NodeJS.ProcessEnv;
   /** Read-only calls run with GIT_OPTIONAL_LOCKS=0, so a read never takes a lock a writer waits on (docs/architecture.md). */
   readOnly?: boolean;

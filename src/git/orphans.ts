@@ -7,7 +7,9 @@ import type { Repo } from './repo.js';
 import { readTree, type NoteRef } from './notes-tree.js';
 import type { Candidate } from '../core/orphans.js';
 import { objectTypes } from './object-types.js';
+import type { PassThrough } from 'node:stream';
 import { GitFailed } from '../errors.js';
+import { start } from '../process/run.js';
 
 /** What counts as "still in use": every branch, tag, remote branch and HEAD. */
 const LIVE_REFS = ['--branches', '--tags', '--remotes', 'HEAD'];
@@ -54,31 +56,49 @@ export async function findOrphanNotes(repo: Repo, notes: NoteRef[]): Promise<Orp
  * `findOrphanNotes(repo, await listNotes(objects, tree))` finds them, for `doctor`: git lists
  * the tree (`ls-tree -r`: the fan-out subtrees are delta chains in a packed history, and
  * reading them in-process was most of doctor's time on 50,000 notes) and the listing goes
- * to `cat-file --batch-check` and `rev-list` as bytes, with no object per note. A note's
- * blob is asked of git only for the orphans. `noted` is the set of every note's commit, built
- * when asked (only when there are orphans to place).
+ * to `cat-file --batch-check` and `rev-list` as bytes while it is listed, with no object per
+ * note (rev-list's work is mostly reading the commits it is given, so it keeps pace with the
+ * listing). A note's blob is asked of git only for the orphans. `noted` is the set of every
+ * note's commit, built when asked (only when there are orphans to place).
  */
 export async function findOrphanNotesInTree(repo: Repo, tree: string): Promise<{ orphans: OrphanNote[]; noted: () => Set<string> }> {
-  const ls = await repo.runGit(['--no-replace-objects', 'ls-tree', '-r', '-z', '--name-only', tree], { readOnly: true });
-  if (ls.code !== 0) throw new GitFailed(`git ls-tree of the notes tree failed: ${ls.stderr.trim() || `exit ${ls.code}`}`);
-  const { targets, count, pathAt } = noteTargets(ls.stdout);
+  const head = await repo.headCommit();
+  const unreachableFrom = (input: Buffer | PassThrough) =>
+    repo.runGit(['rev-list', '--stdin', '--not', ...(head ? LIVE_REFS : LIVE_REFS.slice(0, -1))], { input, readOnly: true });
+  // As objectTypes asks, raw objects; only the type is printed ("<name> missing" for none).
+  // rev-list is given every note's object at once (see findOrphanNotes).
+  // (node:stream loaded here: the hooks that share this module never start these processes)
+  const { PassThrough: Pipe } = process.getBuiltinModule('node:stream');
+  const typesIn = new Pipe();
+  const reachIn = new Pipe();
+  const typesRun = repo.runGit(['--no-replace-objects', 'cat-file', '--batch-check=%(objecttype)'], { input: typesIn, readOnly: true });
+  const reachRun = unreachableFrom(reachIn);
+  const lister = noteLister();
+  const send = (t: Buffer) => {
+    if (!t.length) return;
+    typesIn.write(t);
+    reachIn.write(t);
+  };
+  let listed: { code: number; stderr: string } | Error;
+  try {
+    listed = await streamGit(repo, ['--no-replace-objects', 'ls-tree', '-r', '-z', '--name-only', tree], (chunk) => send(lister.feed(chunk)));
+    send(lister.end());
+  } catch (e) {
+    listed = e as Error;
+  }
+  typesIn.end();
+  reachIn.end();
+  const [types, optimistic] = await Promise.all([typesRun, reachRun]);
+  if (listed instanceof Error) throw listed;
+  if (listed.code !== 0) throw new GitFailed(`git ls-tree of the notes tree failed: ${listed.stderr.trim() || `exit ${listed.code}`}`);
+  if (types.code !== 0) throw new GitFailed(`git cat-file --batch-check failed: ${types.stderr.trim() || `exit ${types.code}`}`);
+  const { targets, count, pathAt } = lister.result();
   const nameAt = (i: number) => targets.toString('latin1', i * 41, i * 41 + 40);
   const noted = () => {
     const out = new Set<string>();
     for (let i = 0; i < count; i++) out.add(nameAt(i));
     return out;
   };
-  if (!count) return { orphans: [], noted };
-  const head = await repo.headCommit();
-  const unreachableFrom = (input: Buffer) =>
-    repo.runGit(['rev-list', '--stdin', '--not', ...(head ? LIVE_REFS : LIVE_REFS.slice(0, -1))], { input, readOnly: true });
-  // As objectTypes asks, raw objects; only the type is printed ("<name> missing" for none).
-  // Both processes at once, rev-list given every note's object (see findOrphanNotes).
-  const [types, optimistic] = await Promise.all([
-    repo.runGit(['--no-replace-objects', 'cat-file', '--batch-check=%(objecttype)'], { input: targets, readOnly: true }),
-    unreachableFrom(targets),
-  ]);
-  if (types.code !== 0) throw new GitFailed(`git cat-file --batch-check failed: ${types.stderr.trim() || `exit ${types.code}`}`);
   // One line per name asked, in order.
   const answer = types.stdout;
   const missing: number[] = [];
@@ -130,6 +150,19 @@ export async function findOrphanNotesInTree(repo: Repo, tree: string): Promise<{
 
 const COMMIT = Buffer.from('commit');
 
+/** Runs git in `repo` as Repo.runGit does for a read, handing on its output as it comes. */
+function streamGit(repo: Repo, args: string[], onData: (chunk: Buffer) => void): Promise<{ code: number; stderr: string }> {
+  const child = start('git', args, { cwd: repo.workTree ?? repo.gitDir, env: { GIT_DIR: repo.gitDir, GIT_OPTIONAL_LOCKS: '0' } });
+  child.stdin.end();
+  let stderr = '';
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
+  child.stdout.on('data', onData);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 128, stderr }));
+  });
+}
+
 /** The object id of the entry at `path` in `tree`, read in-process. */
 async function entryAt(repo: Repo, tree: string, path: string): Promise<string | null> {
   let at = tree;
@@ -144,45 +177,87 @@ async function entryAt(repo: Repo, tree: string, path: string): Promise<string |
 }
 
 /**
- * The notes among the paths of `ls-tree -r -z --name-only` (`listNotes`'s rule: folders of
- * two hex digits, a name of hex digits, 40 in all): their commits as 41-byte lines
- * (`<40 hex>\n`), and the path of the i-th.
+ * The notes among the paths `ls-tree -r -z --name-only` lists, fed as they come
+ * (`listNotes`'s rule: folders of two hex digits, a name of hex digits, 40 in all): `feed`
+ * and `end` give the commits of the entries they completed as 41-byte lines
+ * (`<40 hex>\n`); `result` gives all of them and the path of the i-th.
  */
-export function noteTargets(listing: Buffer): { targets: Buffer; count: number; pathAt: (i: number) => string } {
-  const targets = Buffer.allocUnsafe(Math.ceil(listing.length / 41) * 41 + 41);
+export function noteLister(): {
+  feed(chunk: Buffer): Buffer;
+  end(): Buffer;
+  result(): { targets: Buffer; count: number; pathAt: (i: number) => string };
+} {
+  const listing: Buffer[] = [];
+  const done: Buffer[] = [];
   const starts: number[] = [];
+  let size = 0;
+  let carry: Buffer | null = null;
+  let carryAt = 0;
   let count = 0;
-  let start = 0;
-  while (start < listing.length) {
-    let end = listing.indexOf(0, start);
-    if (end < 0) end = listing.length;
-    let hex = 0;
-    let seg = 0;
-    let ok = true;
-    const base = count * 41;
-    for (let i = start; i < end && ok; i++) {
-      const b = listing[i];
-      if (b === 0x2f) {
-        ok = seg === 2;
-        seg = 0;
-      } else if ((b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66)) {
-        if (hex < 40) targets[base + hex] = b;
-        hex++;
-        seg++;
-      } else ok = false;
+  /** The entries of `buf` (at `bufAt` in the listing); an unfinished last one waits, unless `final`. */
+  const scan = (buf: Buffer, bufAt: number, final: boolean): Buffer => {
+    const out = Buffer.allocUnsafe(Math.floor(buf.length / 41) * 41 + 41);
+    let n = 0;
+    let from = 0;
+    while (from < buf.length) {
+      // One pass over the entry finds its end and judges it (a native search for the NUL
+      // first cost as much again, called 50,000 times).
+      let hex = 0;
+      let seg = 0;
+      let ok = true;
+      const base = n * 41;
+      let to = from;
+      for (; to < buf.length; to++) {
+        const b = buf[to];
+        if (b === 0) break;
+        if (!ok) continue;
+        if (b === 0x2f) {
+          ok = seg === 2;
+          seg = 0;
+        } else if ((b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66)) {
+          if (hex < 40) out[base + hex] = b;
+          hex++;
+          seg++;
+        } else ok = false;
+      }
+      if (to === buf.length && !final) break;
+      if (ok && seg > 0 && hex === 40) {
+        out[base + 40] = 10;
+        starts.push(bufAt + from, bufAt + to);
+        n++;
+      }
+      from = to + 1;
     }
-    if (ok && seg > 0 && hex === 40) {
-      targets[base + 40] = 10;
-      starts.push(start, end);
-      count++;
-    }
-    start = end + 1;
-  }
-  return {
-    targets: targets.subarray(0, count * 41),
-    count,
-    pathAt: (i) => listing.toString('utf8', starts[2 * i], starts[2 * i + 1]),
+    count += n;
+    carry = from < buf.length ? buf.subarray(from) : null;
+    carryAt = bufAt + from;
+    const t = out.subarray(0, n * 41);
+    done.push(t);
+    return t;
   };
+  return {
+    feed(chunk) {
+      listing.push(chunk);
+      const at = carry ? carryAt : size;
+      size += chunk.length;
+      return scan(carry ? Buffer.concat([carry, chunk]) : chunk, at, false);
+    },
+    end() {
+      return carry ? scan(carry, carryAt, true) : Buffer.alloc(0);
+    },
+    result() {
+      const all = Buffer.concat(listing);
+      return { targets: Buffer.concat(done), count, pathAt: (i) => all.toString('utf8', starts[2 * i], starts[2 * i + 1]) };
+    },
+  };
+}
+
+/** noteLister over a whole listing at once. */
+export function noteTargets(listing: Buffer): { targets: Buffer; count: number; pathAt: (i: number) => string } {
+  const l = noteLister();
+  l.feed(listing);
+  l.end();
+  return l.result();
 }
 
 /**

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { TestRepo, isolatedEnv } from '../helpers/repo.js';
 import { Repo } from '../../src/git/repo.js';
 import { listNotes } from '../../src/git/notes-tree.js';
-import { findOrphanNotes, findOrphanNotesInTree, noteTargets } from '../../src/git/orphans.js';
+import { findOrphanNotes, findOrphanNotesInTree, noteLister, noteTargets } from '../../src/git/orphans.js';
 
 const saved = { ...process.env };
 beforeAll(() => {
@@ -141,5 +141,41 @@ describe("doctor's notes lister", () => {
     expect(count).toBe(3);
     expect(targets.toString()).toBe(`ab${'c'.repeat(38)}\n${'a'.repeat(40)}\nabcd${'e'.repeat(36)}\n`);
     expect([0, 1, 2].map(pathAt)).toEqual(paths.slice(0, 3));
+  });
+
+  it('lists the same notes whatever pieces the listing comes in', () => {
+    const path = fc.oneof(
+      fc.stringMatching(/^[0-9a-f]{40}$/),
+      fc.stringMatching(/^[0-9a-f]{2}\/[0-9a-f]{38}$/),
+      fc.stringMatching(/^[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{36}$/),
+      fc.stringMatching(/^[0-9a-fA-F/]{1,44}$/),
+      fc.constantFrom('README', 'é/x', ''),
+    );
+    fc.assert(
+      fc.property(fc.array(path, { maxLength: 8 }), fc.array(fc.nat(400), { maxLength: 6 }), fc.boolean(), (paths, cuts, lastEnded) => {
+        const text = paths.join('\0') + (lastEnded && paths.length ? '\0' : '');
+        const listing = Buffer.from(text);
+        const whole = noteTargets(listing);
+        const l = noteLister();
+        const at = [...new Set(cuts.map((c) => c % (listing.length + 1)))].sort((a, b) => a - b);
+        const sent: Buffer[] = [];
+        let from = 0;
+        for (const c of [...at, listing.length]) {
+          sent.push(l.feed(listing.subarray(from, c)));
+          from = c;
+        }
+        sent.push(l.end());
+        const pieces = l.result();
+        expect(Buffer.concat(sent)).toEqual(whole.targets);
+        expect(pieces.targets).toEqual(whole.targets);
+        expect(pieces.count).toBe(whole.count);
+        for (let i = 0; i < whole.count; i++) expect(pieces.pathAt(i)).toBe(whole.pathAt(i));
+        // and the rule itself, said once more over whole paths
+        const notes = paths.filter((p) => /^([0-9a-f]{2}\/)*[0-9a-f]+$/.test(p) && p.replace(/\//g, '').length === 40);
+        expect(whole.count).toBe(notes.length);
+        expect(whole.targets.toString()).toBe(notes.map((p) => `${p.replace(/\//g, '')}\n`).join(''));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
