@@ -23,9 +23,13 @@ export async function rangeCommits(repo: Repo, tip: string, not: string | null):
  * is not one whose reading can be recorded. One `git cat-file --batch-check`, fed as the
  * versions come, so git answers while the scan runs.
  */
+/** Versions asked of git in one write. */
+const BATCH = 256;
+
 export class SingleNoteCheck {
   private child: ReturnType<typeof start> | null = null;
   private readonly asked: string[] = [];
+  private pending: string[] = [];
   private out: Buffer[] = [];
   private failure: Error | null = null;
   private closed: Promise<number> | null = null;
@@ -33,14 +37,22 @@ export class SingleNoteCheck {
   constructor(private readonly repo: Repo) {}
 
   add(version: string, target: string): void {
-    const child = this.child ?? this.begin();
     this.asked.push(version);
-    child.stdin.write(`${version}:${target.slice(0, 2)}/${target.slice(2)}\n${version}:${target}\n`);
+    this.pending.push(`${version}:${target.slice(0, 2)}/${target.slice(2)}\n${version}:${target}\n`);
+    // In batches: a write to the pipe per version cost ~25 us each (~125 ms for 5,000).
+    if (this.pending.length >= BATCH) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.pending.length) return;
+    (this.child ?? this.begin()).stdin.write(this.pending.join(''));
+    this.pending = [];
   }
 
   /** The versions asked about whose note is in one place; throws when git failed. */
   async single(): Promise<Set<string>> {
     const yes = new Set<string>();
+    this.flush();
     if (!this.child) return yes;
     this.child.stdin.end();
     const code = await this.closed;
