@@ -110,7 +110,8 @@ interface Candidate extends SecretHit {
 const lineKw = new Int32Array(ALL_KEYWORDS.length);
 const kwStamp = new Int32Array(ALL_KEYWORDS.length);
 let stamp = 0;
-const lineNames: number[] = [];
+/** the line's name keyword places (flat pairs); grown, never shrunk (an array cut to length 0 frees its store) */
+let lineNames = new Int32Array(256);
 
 /** Finds secrets in `text`, ignoring values that match an allow pattern. */
 export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
@@ -127,16 +128,19 @@ export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
   let lineStart = 0;
   let lineEnd = -1;
   let nkw = 0;
+  let nnames = 0;
+  if (lineNames.length < 2 * count) lineNames = new Int32Array(2 * count);
+  const names = lineNames;
   for (let i = 0; i < 2 * count; i += 2) {
     const k = hits[i];
     const end = hits[i + 1];
     if (end > lineEnd) {
-      if (nkw) judgeLine(text, lineStart, lineEnd, lineKw, nkw, lineNames, add);
+      if (nkw) judgeLine(text, lineStart, lineEnd, lineKw, nkw, names, nnames, add);
       const nl = text.indexOf('\n', end - 1);
       lineStart = text.lastIndexOf('\n', end - 1) + 1;
       lineEnd = nl < 0 ? text.length : nl;
       nkw = 0;
-      lineNames.length = 0;
+      nnames = 0;
       stamp++;
     }
     if (kwStamp[k] !== stamp) {
@@ -145,10 +149,12 @@ export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
       const m = MULTI_ROWS_OF[k];
       for (let j = 0; j < m.length; j++) multi.add(m[j]);
     }
-    if (IS_ASSIGN[k]) lineNames.push(end - KW_LEN[k] - lineStart, end - lineStart);
+    if (IS_ASSIGN[k]) {
+      names[nnames++] = end - KW_LEN[k] - lineStart;
+      names[nnames++] = end - lineStart;
+    }
   }
-  if (nkw) judgeLine(text, lineStart, lineEnd, lineKw, nkw, lineNames, add);
-  lineNames.length = 0;
+  if (nkw) judgeLine(text, lineStart, lineEnd, lineKw, nkw, names, nnames, add);
   // Patterns that span lines, once on the whole text. (Candidates are sorted by rule and
   // place before they are settled, so their order here does not matter.)
   runMulti(text, multi, add);
@@ -185,7 +191,7 @@ export function scanTextLineByLine(text: string, allow: RegExp[] = []): SecretHi
     start = end + 1;
   }
   if (!lines.length) return [];
-  for (const l of lines) judgeLine(text, l.start, l.end, l.kw, l.kw.length, l.names, add);
+  for (const l of lines) judgeLine(text, l.start, l.end, l.kw, l.kw.length, l.names, l.names.length, add);
   runMulti(text, new Set(lines.flatMap((l) => l.kw.flatMap((k) => MULTI_ROWS_OF[k]))), add);
   return settle(text, found);
 }
@@ -225,10 +231,11 @@ function settle(text: string, found: Candidate[]): SecretHit[] {
 
 /**
  * Runs on the line [start, end) of `text` the rules its keywords open: `kw` (its first `nkw`
- * entries) their ids, `names` where the name keywords sit in the line (flat pairs). Indexed
- * loops and few property reads: this runs for every line, mostly before the engine optimises it.
+ * entries) their ids, `names` (its first `nnames`) where the name keywords sit in the line
+ * (flat pairs). Indexed loops and few property reads: this runs for every line, mostly
+ * before the engine optimises it.
  */
-function judgeLine(text: string, start: number, end: number, kw: ArrayLike<number>, nkw: number, names: number[], add: Add): void {
+function judgeLine(text: string, start: number, end: number, kw: ArrayLike<number>, nkw: number, names: ArrayLike<number>, nnames: number, add: Add): void {
   let opens = 0;
   let rows: Compiled[] | null = null;
   let merged = false;
@@ -255,7 +262,7 @@ function judgeLine(text: string, start: number, end: number, kw: ArrayLike<numbe
     if (opens & OPENS_AUTH) runAuthHeader(lineText, start, add);
   }
   // No operator, no `is`/`was`/`are`, no flag: no assignment on this line.
-  if (names.length !== 0 && ASSIGN_HINT.test(lineText)) runAssignments(lineText, start, names, add);
+  if (nnames !== 0 && ASSIGN_HINT.test(lineText)) runAssignments(lineText, start, names, nnames, add);
 }
 
 type Add = (c: Omit<Candidate, 'line'>) => void;
@@ -336,8 +343,8 @@ const NAMED_WORD_HEADS: string[][] = NAMED_ROWS.map((c) => c.rule.keywords.map((
 const ANY_NAMED_HEAD = new RegExp(NAMED_WORD_HEADS.flat().map(escapeRe).join('|'));
 
 /** `names`: where the line's name keywords sit (flat pairs); an assignment's name holds one of them. */
-function runAssignments(text: string, offset: number, names: number[], add: Add): void {
-  const found = assignmentsIn(text, names);
+function runAssignments(text: string, offset: number, names: ArrayLike<number>, nnames: number, add: Add): void {
+  const found = assignmentsIn(text, names, 0, nnames);
   for (let i = 0; i < found.length; i++) {
     const a = found[i];
     const nameWordList = nameWords(a.name);
