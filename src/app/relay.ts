@@ -11,7 +11,8 @@ import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
 import { parseTrailers } from '../git/objects.js';
 import { RelayStore } from '../state/relay-store.js';
 import { Tmux } from './tmux.js';
-import { renderBookmark } from '../core/bookmark.js';
+import { showLatest, type PickedLatest } from './show.js';
+import { bookmarkText, notices } from './show-report.js';
 import { parseTasks, renderRelayPrompt } from '../core/relay-prompt.js';
 import { decideRelay, relayIdFor, relayReasonOf, settle, type Ack, type RelayAttempt, type RelayRecord } from '../core/relay.js';
 import { isHandoffError, RelayFailed, UsageError } from '../errors.js';
@@ -72,20 +73,30 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** The latest version of this branch, when it asks for a relay. */
-async function candidate(repo: Repo): Promise<ReadVersion | string> {
+interface Candidate {
+  version: ReadVersion;
+  store: HandoffStore;
+  /** what `show` would pick, kept so the prompt is told what `show` tells of this version */
+  picked: PickedLatest;
+}
+
+/** The latest version of this branch, when it asks for a relay (the same pick as `show`'s). */
+async function candidate(repo: Repo): Promise<Candidate | string> {
   if (!repo.workTree) return 'a bare repository has no work tree to relay into';
-  const { version, fallback } = await new HandoffStore(repo).latest({ branch: repo.headBranch() });
+  const store = new HandoffStore(repo);
+  const picked = await store.latest({ branch: repo.headBranch() });
+  const { version, fallback } = picked;
   if (!version || fallback) return 'no handoff on this branch';
   if (!relayReasonOf(parseTrailers(version.commit.message))) return `the latest version ${version.id.slice(0, 12)} does not ask for a relay`;
-  return version;
+  return { version, store, picked };
 }
 
 /** One pass: relay the latest version if it asks for it. Throws RelayFailed (exit 4) on failure or timeout. */
 export async function relayOnce(repo: Repo, opts: RelayOptions, cfg?: Settings): Promise<RelayOutcome> {
   const s = cfg ?? (await settings(repo, opts));
-  const v = await candidate(repo);
-  if (typeof v === 'string') return { status: 'idle', why: v };
+  const c = await candidate(repo);
+  if (typeof c === 'string') return { status: 'idle', why: c };
+  const v = c.version;
   const store = new RelayStore(repo.paths.commonDir);
   const seen = decideRelay(store.readRecord(v.id), { retry: opts.retry });
   // a 'waiting' attempt may belong to a relay that died: look under the lock
@@ -101,7 +112,7 @@ export async function relayOnce(repo: Repo, opts: RelayOptions, cfg?: Settings):
     const d = decideRelay(record, { retry: opts.retry });
     if (!d.start) return { status: 'skipped', why: d.why };
     const relayId = relayIdFor(v.id, d.attempt);
-    const prompt = store.writePrompt(relayId, renderPrompt(repo, v, relayId, s.stateFile));
+    const prompt = store.writePrompt(relayId, await renderPrompt(repo, c, relayId, s.stateFile));
     let session = await freeSessionName(s.tmux, s.prefix);
     attempt = { relay_id: relayId, status: 'waiting', reason: null, session, prompt, pid: process.pid, started_at: now(), acked_at: null, finished_at: null };
     record = { version: v.id, branch: v.branch ?? null, attempts: [...(record?.attempts ?? []), attempt] };
@@ -203,7 +214,15 @@ async function freeSessionName(tmux: Tmux, prefix: string): Promise<string> {
   }
 }
 
-function renderPrompt(repo: Repo, v: ReadVersion, relayId: string, stateFile: string | null): string {
+/**
+ * The handoff in the prompt is the bookmark `git handoff show` prints, notices first, from the
+ * same owner (app/show-report.ts): the next session is told what a person at the terminal is
+ * (two sessions diverged, versions the remote has that this clone lacks, a handoff due...).
+ * Read under the lock, so idle passes of the loop cost no more than the pick.
+ */
+async function renderPrompt(repo: Repo, c: Candidate, relayId: string, stateFile: string | null): Promise<string> {
+  const v = c.version;
+  const shown = await showLatest(repo, c.store, c.picked);
   let tasks: ReturnType<typeof parseTasks>['remaining'] = [];
   if (stateFile) {
     try {
@@ -218,7 +237,8 @@ function renderPrompt(repo: Repo, v: ReadVersion, relayId: string, stateFile: st
     branch: v.branch ?? null,
     workTree: repo.workTree!,
     previousSession: v.handoff.session_id ?? null,
-    bookmark: renderBookmark({ version: v.id, target: v.target, date: v.handoff.date ?? '', handoff: v.handoff, notices: [] }),
+    bookmark: bookmarkText(shown)!,
+    notices: notices(shown).length,
     tasks,
     stateFile,
   });

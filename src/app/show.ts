@@ -65,21 +65,34 @@ export async function checkedSelection(repo: Repo, store: HandoffStore, req: { b
 export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowResult> {
   const store = new HandoffStore(repo);
   const sel = await checkedSelection(repo, store, req);
+  if (req.version) {
+    const version = await store.resolve(req.version, sel);
+    return showFacts(repo, store, { version, skipped: [], fallback: false, diverged: [] }, { pinned: true, nowMs: req.nowMs });
+  }
+  return showLatest(repo, store, await store.latest(sel), req.nowMs);
+}
+
+/** The version `store.latest` picked for a selection, with what it passed over on the way. */
+export type PickedLatest = Awaited<ReturnType<HandoffStore['latest']>>;
+
+/**
+ * `show`'s facts about a latest version the caller has already picked: the relay picks it to
+ * decide whether to relay, and its prompt must describe that very version, told what `show`
+ * tells (stale, due, remote versions this clone lacks), without reading the history twice.
+ */
+export function showLatest(repo: Repo, store: HandoffStore, picked: PickedLatest, nowMs?: number): Promise<ShowResult> {
+  return showFacts(repo, store, picked, { pinned: false, nowMs });
+}
+
+/** pinned: a version asked for by name (`--version`), which is neither due nor compared with the remote. */
+async function showFacts(repo: Repo, store: HandoffStore, picked: PickedLatest, how: { pinned: boolean; nowMs?: number }): Promise<ShowResult> {
+  const { version, skipped, fallback, diverged } = picked;
   const currentBranch = repo.headBranch();
   const staleDays = await repo.configInt('handoff.staleDays', DEFAULT_STALE_DAYS);
-  let version: ReadVersion | null;
-  let skipped: ReadVersion[] = [];
-  let fallback = false;
-  let diverged: ReadVersion[] = [];
-  if (req.version) {
-    version = await store.resolve(req.version, sel);
-  } else {
-    ({ version, skipped, fallback, diverged } = await store.latest(sel));
-  }
-  const ahead = req.version ? null : await remoteAhead(repo, store);
+  const ahead = how.pinned ? null : await remoteAhead(repo, store);
   if (!version) {
     // git clone brings no notes: say how they travel, from config alone (no network call).
-    const fresh = !req.version && !ahead && skipped.length === 0 && !(await store.tip()) ? await freshCloneRemote(repo) : null;
+    const fresh = !how.pinned && !ahead && skipped.length === 0 && !(await store.tip()) ? await freshCloneRemote(repo) : null;
     return {
       version: null,
       skipped,
@@ -95,8 +108,8 @@ export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowRes
     };
   }
   const date = typeof version.handoff.date === 'string' ? version.handoff.date : isoUtc(version.timestamp);
-  const ageDays = ageInDays(date, req.nowMs ?? Date.now());
-  const due = req.version ? null : await dueSince(repo, version);
+  const ageDays = ageInDays(date, how.nowMs ?? Date.now());
+  const due = how.pinned ? null : await dueSince(repo, version);
   return {
     version,
     skipped,

@@ -129,11 +129,21 @@ export interface RelayPromptInput {
   branch: string | null;
   workTree: string;
   previousSession: string | null;
-  /** the bookmark as `git handoff show` prints it */
+  /** the bookmark as `git handoff show` prints it, its notices first */
   bookmark: string;
+  /** how many of the bookmark's first lines are `show`'s notices (stale, due, diverged, ...) */
+  notices?: number;
   tasks: RelayTask[];
   /** where the tasks came from, for the reader */
   stateFile: string | null;
+}
+
+/** Said only when there are notices, so a prompt without them keeps its bytes. */
+function noticeLine(n: number): string[] {
+  if (n <= 0) return [];
+  return [
+    `The handoff's first ${n === 1 ? 'line is a notice' : `${n} lines are notices`} from \`git handoff show\`: weigh ${n === 1 ? 'it' : 'them'} before acting on the handoff; if one means the handoff does not match the repository, acknowledge failed (step 2).`,
+  ];
 }
 
 function taskLines(tasks: RelayTask[], titlesOnlyFrom: number): string[] {
@@ -166,6 +176,7 @@ export function renderRelayPrompt(p: RelayPromptInput, maxBytes = PROMPT_MAX_BYT
     '# Session relay',
     '',
     `You continue the work of a previous session in ${p.workTree}${p.branch ? ` (branch ${p.branch})` : ''}. The handoff below is that session's advice, not an order.`,
+    ...noticeLine(p.notices ?? 0),
     '',
     'Before anything else:',
     '1. Read this prompt and check it against the repository: `git handoff show`, `git status`, `git log -5`.',

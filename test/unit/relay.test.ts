@@ -68,6 +68,30 @@ describe('renderRelayPrompt', () => {
     expect(a).toContain('git handoff ack --status accepted');
   });
 
+  it("names show's notices at the head of the bookmark in one line, deterministically; without notices the prompt keeps its bytes", () => {
+    const tasks = parseTasks(STATE).remaining;
+    const plain = renderRelayPrompt({ ...base, tasks });
+    expect(renderRelayPrompt({ ...base, tasks, notices: 0 })).toBe(plain);
+    expect(plain).not.toContain('git handoff show`: weigh');
+    const shown = {
+      ...base,
+      bookmark: `warning: this handoff is stale: written 9 days ago (2026-01-01); confirm with the user before acting on it\na handoff is due: commit abcdef1 was made since this one; run 'git handoff write'\n${base.bookmark}`,
+      notices: 2,
+      tasks,
+    };
+    const told = renderRelayPrompt(shown);
+    expect(renderRelayPrompt(shown)).toBe(told);
+    expect(told).toContain(`## Handoff\n\n${shown.bookmark}`);
+    const line = told.split('\n').find((l) => l.startsWith("The handoff's first"));
+    expect(line).toBe(
+      "The handoff's first 2 lines are notices from `git handoff show`: weigh them before acting on the handoff; if one means the handoff does not match the repository, acknowledge failed (step 2).",
+    );
+    // the one line added, and the bookmark's own: nothing else moved
+    const rest = told.split('\n').filter((l) => l !== line);
+    expect(rest.join('\n')).toBe(renderRelayPrompt({ ...shown, notices: 0 }));
+    expect(renderRelayPrompt({ ...shown, notices: 1 })).toContain("The handoff's first line is a notice from `git handoff show`: weigh it before");
+  });
+
   it('stays within 10 KB: P2 shrinks to titles first, then fewer tasks with a pointer to the file', () => {
     const detail = 'x'.repeat(200);
     const many = (p: number, n: number): RelayTask[] => Array.from({ length: n }, (_, i) => ({ title: `P${p} task ${i}`, priority: p, details: [detail] }));

@@ -1,0 +1,138 @@
+/**
+ * What the relay hands the next session is what `git handoff show` tells a person: each
+ * notice's situation is set up in a real repository, the installed CLI relays its latest
+ * version to a stand-in agent in a real tmux (a private server, TMUX_TMPDIR) that keeps the
+ * prompt it was given and acks, and the prompt's handoff is compared with `show`'s output,
+ * text for text. The relay only relays a version of this branch that asks for it, so the
+ * other branch's fallback and the fresh clone's line never reach a prompt; nor does a rewrite's
+ * line, since git's copy of a moved note is a version of its own, which asks for no relay.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
+import { cliPath, handoff } from '../helpers/cli.js';
+import { Fleet, sync, writeVersion } from '../helpers/fleet.js';
+
+const tmuxDir = tempDir('handoff-tmux-');
+const env = { TMUX_TMPDIR: tmuxDir };
+const tmux = (...args: string[]) => spawnSync('tmux', args, { env: { ...isolatedEnv(), PATH: cliPath(), ...env }, encoding: 'utf8', timeout: 10_000 });
+
+const agentDir = tempDir('handoff-agent-');
+const AGENT = join(agentDir, 'agent.sh');
+
+beforeAll(() => {
+  const bin = join(inject('binDir'), 'git-handoff');
+  // The stand-in agent: keeps the prompt it was given, then accepts.
+  writeFileSync(AGENT, `#!/bin/sh\ncat "$HANDOFF_PROMPT_FILE" > "$1.prompt"\n"${bin}" ack --status accepted > "$1.ack" 2>&1\n`);
+  chmodSync(AGENT, 0o755);
+});
+
+afterAll(() => {
+  // every session the relays started, and the server
+  tmux('kill-server');
+});
+
+let relays = 0;
+
+interface Relayed {
+  /** the prompt the new session was given */
+  prompt: string;
+  /** `show`'s notices as the CLI printed them, before the bookmark's heading */
+  notices: string[];
+  cli: { stdout: string; stderr: string };
+}
+
+/**
+ * Relays the latest version (which asks for it) once, bounded by the relay's own timeout,
+ * and runs `git handoff show` in the same state: the prompt's handoff must be show's
+ * bookmark as is, notices first.
+ */
+function relayed(repo: TestRepo): Relayed {
+  const out = join(agentDir, `r${++relays}`);
+  repo.git('config', 'handoff.relay.sessionPrefix', `n${relays}-${Math.random().toString(36).slice(2, 8)}`);
+  const r = handoff(repo, ['relay', '--once', '--json', '--timeout', '30', '--agent-cmd', `'${AGENT}' '${out}'`], { env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.json).toMatchObject({ ok: true, status: 'accepted' });
+  const prompt = readFileSync(`${out}.prompt`, 'utf8');
+  expect(readFileSync(`${out}.ack`, 'utf8')).toContain(`relay ${r.json.relay_id}: accepted`);
+
+  const cli = handoff(repo, ['show']);
+  expect(cli.code, cli.stderr).toBe(0);
+  expect(cli.stderr).toBe('');
+  const shown = cli.stdout.split('\n');
+  const notices = shown.slice(
+    0,
+    shown.findIndex((l) => l.startsWith('handoff ')),
+  );
+  // no state file, so no tasks: the handoff section ends the prompt
+  const at = prompt.indexOf('\n## Handoff\n\n');
+  expect(at).toBeGreaterThan(0);
+  expect(prompt.slice(at + '\n## Handoff\n\n'.length)).toBe(cli.stdout);
+  expect(shown.filter((l) => l !== '').length).toBeLessThanOrEqual(30);
+  if (notices.length)
+    expect(prompt).toContain(
+      `The handoff's first ${notices.length === 1 ? 'line is a notice' : `${notices.length} lines are notices`} from \`git handoff show\``,
+    );
+  return { prompt, notices, cli };
+}
+
+const staleLine = /^warning: this handoff is stale: written \d+ days ago \(2026-01-01\); confirm with the user before acting on it$/;
+
+describe('the relay prompt gives the notices git handoff show prints', () => {
+  it('skipped invalid versions, stale, and a handoff due', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: one', { 'a.txt': '1\n' });
+    writeVersion(repo, 'the parser is half done', ['--relay']);
+    const c2 = repo.commit('feat: two', { 'a.txt': '2\n' });
+    repo.git('notes', '--ref=handoff', 'add', '-m', 'summary: [a, list]', c2);
+    const s = relayed(repo);
+    expect(s.notices[0]).toMatch(/^warning: skipped version [0-9a-f]{12}: not a valid handoff \(summary: must be a string, not a list\)$/);
+    expect(s.notices).toContainEqual(expect.stringMatching(staleLine));
+    expect(s.notices.at(-1)).toBe(`a handoff is due: commit ${c2.slice(0, 7)} was made since this one; run 'git handoff write'`);
+    expect(s.prompt).toContain('the parser is half done');
+  });
+
+  it('two sessions diverged', () => {
+    const fleet = new Fleet(2);
+    const [a, b] = fleet.clones;
+    a.commit('feat: a alone', { 'a.txt': 'a\n' });
+    const t = fleet.clock + 3600;
+    const later = handoff(a, ['write', '--json', '--relay', '--summary', 'a on its own line'], {
+      env: { GIT_COMMITTER_DATE: `@${t} +0000`, GIT_AUTHOR_DATE: `@${t} +0000` },
+    });
+    expect(later.code, later.stderr).toBe(0);
+    b.commit('feat: b alone', { 'b.txt': 'b\n' });
+    const earlier = writeVersion(b, 'b on its own line');
+    sync(a);
+    sync(b);
+    const s = relayed(b);
+    expect(s.notices).toContainEqual(expect.stringMatching(new RegExp(`^two sessions diverged: version ${earlier.slice(0, 12)} \\(`)));
+    expect(s.prompt).toContain('a on its own line');
+  });
+
+  it('the fetched remote history holds versions this clone lacks', () => {
+    const fleet = new Fleet(2);
+    const [a, b] = fleet.clones;
+    writeVersion(b, 'b first', ['--relay']);
+    writeVersion(a, 'a first');
+    writeVersion(a, 'a second');
+    sync(a);
+    b.git('fetch', '-q', 'origin', '+refs/notes/handoff:refs/notes/remotes/origin/handoff');
+    const s = relayed(b);
+    expect(s.notices).toContain("origin has 2 handoff versions this clone lacks; run 'git handoff sync origin'");
+    expect(s.prompt).toContain('b first');
+  });
+
+  it('no notice: the prompt holds the bookmark alone, and says nothing of notices', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: one', { 'a.txt': '1\n' });
+    repo.git('config', 'handoff.staleDays', '100000');
+    writeVersion(repo, 'all in order', ['--relay']);
+    const s = relayed(repo);
+    expect(s.notices).toEqual([]);
+    expect(s.prompt).not.toMatch(/notices? from `git handoff show`/);
+  });
+});
