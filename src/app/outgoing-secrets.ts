@@ -17,7 +17,7 @@ import { compileAllow, scanFields, scanText, type FieldSecret } from '../core/se
 import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { SecretDetected } from '../errors.js';
 import { canStream, streamVersions, type StreamedVersion } from '../git/version-stream.js';
-import { rangeCommits, SingleNoteCheck } from '../git/note-blobs.js';
+import { rangeCommits, SingleNoteCheck, tryRangeCommits } from '../git/note-blobs.js';
 import { readScannedNotes, ScannedRecord, scannedNotesPath, writeScannedNotes, type ScanKey } from '../state/scanned-notes.js';
 
 /** What the build says it is (scripts/build.mjs); absent when run from the sources, and then nothing is recorded. */
@@ -47,12 +47,29 @@ export async function refuseOutgoingSecrets(
   const key: ScanKey | null = build && streams ? { build, allow: allowList } : null;
   const path = scannedNotesPath(repo.paths.commonDir);
   let recorded = ScannedRecord.EMPTY;
+  /** whether a version needs no reading: recorded, or reached by the record's reach */
   let known = (_id: string) => false;
+  /** the commits of the push the record's reach does not cover: the ones to ask about */
   let range: string[] = [];
   if (key) {
-    [recorded, range] = await Promise.all([readScannedNotes(path, key), rangeCommits(repo, tip, remoteTip)]);
-    known = recorded.lookup(range.length);
-    if (range.every(known)) return;
+    recorded = readScannedNotes(path, key);
+    // A reach F (every commit F reaches is listed) leaves only `tip ^remote ^F` to ask
+    // about: on a push to an empty remote of a history pushed before, nothing, and no
+    // walk of 50,000 commits. A reach this repository lacks (purged, pruned) is no help.
+    const reach = recorded.reach;
+    const beyond = reach ? await tryRangeCommits(repo, tip, [remoteTip, reach]) : null;
+    range = beyond ?? (await rangeCommits(repo, tip, [remoteTip]));
+    const listed = recorded.lookup(range.length);
+    if (beyond) {
+      const ask = new Set(range);
+      known = (id) => !ask.has(id) || listed(id);
+    } else known = listed;
+    if (range.every(listed)) {
+      // Everything a push to an empty remote sends is listed: the tip reaches only listed commits.
+      const text = remoteTip === null ? recorded.with(key, [], tip) : null;
+      if (text) writeScannedNotes(path, text);
+      return;
+    }
   }
 
   // What this scan finds clean, to record: a native version (the store reads it, one way);
@@ -89,17 +106,29 @@ export async function refuseOutgoingSecrets(
     complete = true;
   } finally {
     if (check && key) {
-      if (complete) await record(path, key, recorded, async () => [...(await check.single()), ...natives, ...range.filter((id) => !seen.has(id))]);
+      if (complete)
+        await record(path, key, recorded, range, remoteTip === null ? tip : null, async () => [
+          ...(await check.single()),
+          ...natives,
+          ...range.filter((id) => !seen.has(id)),
+        ]);
       else check.abandon();
     }
   }
 }
 
-/** Adds `clean` to the record; a record git cannot help make is not made. */
-async function record(path: string, key: ScanKey, recorded: ScannedRecord, clean: () => Promise<string[]>): Promise<void> {
+/**
+ * Adds `clean` to the record; a record git cannot help make is not made. `tip`, on a push
+ * to an empty remote, becomes the record's reach when every commit of `range` (all the tip
+ * reaches, but what the old reach covers) is listed by then.
+ */
+async function record(path: string, key: ScanKey, recorded: ScannedRecord, range: string[], tip: string | null, clean: () => Promise<string[]>): Promise<void> {
   let text: string | null;
   try {
-    text = recorded.with(key, await clean());
+    const found = await clean();
+    const now = new Set(found);
+    const reach = tip && range.every((id) => now.has(id) || recorded.has(id)) ? tip : recorded.reach;
+    text = recorded.with(key, found, reach);
   } catch {
     return;
   }

@@ -8,10 +8,16 @@ import type { Repo } from './repo.js';
 import { start } from '../process/run.js';
 import { GitFailed } from '../errors.js';
 
-/** The commits of `tip ^not`: the very walk of the bulk reader's `git log` (no replace refs). */
-export async function rangeCommits(repo: Repo, tip: string, not: string | null): Promise<string[]> {
-  const out = await repo.git(['--no-replace-objects', 'rev-list', tip, ...(not ? [`^${not}`] : []), '--'], { readOnly: true });
+/** The commits of `tip` and none of `not`: the very walk of the bulk reader's `git log` (no replace refs). */
+export async function rangeCommits(repo: Repo, tip: string, not: (string | null)[]): Promise<string[]> {
+  const out = await repo.git(['--no-replace-objects', 'rev-list', tip, ...not.filter(Boolean).map((n) => `^${n}`), '--'], { readOnly: true });
   return out.split('\n').filter(Boolean);
+}
+
+/** The same, or null when git cannot say (a commit in `not` this repository does not have). */
+export async function tryRangeCommits(repo: Repo, tip: string, not: (string | null)[]): Promise<string[] | null> {
+  const r = await repo.runGit(['--no-replace-objects', 'rev-list', tip, ...not.filter(Boolean).map((n) => `^${n}`), '--'], { readOnly: true });
+  return r.code === 0 ? r.stdout.toString('latin1').split('\n').filter(Boolean) : null;
 }
 
 /**

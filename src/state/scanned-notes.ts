@@ -8,7 +8,8 @@
  * - the key: the build's digest (the scanner's rules, the YAML reader and every other
  *   source file that went into the bundle) and the `handoff.secrets.allow` values, in
  *   order; another key is another record, never a partial match;
- * - the bytes: a fixed first line, the key, one object id a line (sorted), and a last line
+ * - the bytes: a fixed first line, the key, the reach (a commit whose whole history is
+ *   listed, or `-`), one object id a line (sorted), and a last line
  *   with the count, the ids' width and a SHA-256 of everything before it, so a truncated,
  *   damaged or foreign file fails;
  * - the file: a regular file (not followed through a symbolic link), owned by the
@@ -60,23 +61,27 @@ export class ScannedRecord {
     private readonly start: number,
     private readonly width: number,
     readonly size: number,
+    /** a commit every commit it reaches is listed (set by a push to an empty remote; see outgoing-secrets.ts) */
+    readonly reach: string | null,
   ) {}
 
-  static readonly EMPTY = new ScannedRecord('', 0, 0, 0);
+  static readonly EMPTY = new ScannedRecord('', 0, 0, 0, null);
 
   /** The record in `text` under `key`: EMPTY for a foreign or damaged text, or one made under another key. */
   static parse(text: string, key: ScanKey): ScannedRecord {
     const head = header(key);
     if (!text.startsWith(head) || !text.endsWith('\n')) return ScannedRecord.EMPTY;
+    const nl = text.indexOf('\n', head.length);
+    const r = /^reach ([0-9a-f]{40}|[0-9a-f]{64}|-)$/.exec(text.slice(head.length, nl));
     const last = text.lastIndexOf('\n', text.length - 2);
-    if (last < head.length - 1) return ScannedRecord.EMPTY;
+    if (!r || last < nl) return ScannedRecord.EMPTY;
     const m = /^end (\d+) (40|64) ([0-9a-f]{64})$/.exec(text.slice(last + 1, -1));
     if (!m) return ScannedRecord.EMPTY;
     const count = Number(m[1]);
     const width = Number(m[2]);
-    const lines = last + 1 - head.length;
+    const lines = last - nl;
     if (count > MAX_SCANNED || lines !== count * (width + 1) || m[3] !== sha256(text.slice(0, last + 1))) return ScannedRecord.EMPTY;
-    return new ScannedRecord(text, head.length, width, count);
+    return new ScannedRecord(text, nl + 1, width, count, r[1] === '-' ? null : r[1]);
   }
 
   private line(i: number): string {
@@ -109,16 +114,17 @@ export class ScannedRecord {
     return (id) => all.has(id);
   }
 
-  /** The text of this record with `more` added (ids of this record's width; others are left out). */
-  with(key: ScanKey, more: Iterable<string>): string | null {
+  /** The text of this record with `more` added and `reach` as its reach (ids of this record's width; others are left out); null: no change. */
+  with(key: ScanKey, more: Iterable<string>, reach: string | null): string | null {
     const add = [...new Set(more)].filter((id) => OID.test(id) && !this.has(id)).sort();
-    if (!add.length) return null;
-    const width = this.size ? this.width : add[0].length;
+    if (!add.length && reach === this.reach) return null;
+    const width = this.size ? this.width : (add[0]?.length ?? reach?.length ?? 40);
     const fresh = add.filter((id) => id.length === width);
     const count = this.size + fresh.length;
+    // Past the bound the record starts again from what this push found (and reaches nothing).
     if (count > MAX_SCANNED) return recordText(key, fresh.slice(0, MAX_SCANNED));
     // The old lines between the new ones are copied as they stand (one slice each).
-    const parts: string[] = [header(key)];
+    const parts: string[] = [header(key), `reach ${reach ?? '-'}\n`];
     let from = 0;
     for (const id of fresh) {
       const to = -this.find(id) - 1;
@@ -132,12 +138,12 @@ export class ScannedRecord {
   }
 }
 
-/** The record's bytes for `oids` under `key` (ids of one width: the first one's). */
-export function recordText(key: ScanKey, oids: Iterable<string>): string {
+/** The record's bytes for `oids` under `key` (ids of one width: the first one's), reaching `reach`. */
+export function recordText(key: ScanKey, oids: Iterable<string>, reach: string | null = null): string {
   const all = [...new Set(oids)].filter((id) => OID.test(id)).sort();
   const width = all.length ? all[0].length : 40;
   const ids = all.filter((id) => id.length === width);
-  const body = header(key) + ids.map((o) => `${o}\n`).join('');
+  const body = `${header(key)}reach ${reach ?? '-'}\n${ids.map((o) => `${o}\n`).join('')}`;
   return `${body}end ${ids.length} ${width} ${sha256(body)}\n`;
 }
 

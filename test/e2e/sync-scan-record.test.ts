@@ -57,9 +57,9 @@ function fresh(repo: FleetRepo): { code: number; stderr: string; json: any; tip:
 }
 
 /** A record that, were it believed, would let every commit of the history go unread. */
-function forged(s: Setup, opts: { build?: string; allow?: string[] } = {}): string {
+function forged(s: Setup, opts: { build?: string; allow?: string[]; reach?: boolean } = {}): string {
   const commits = s.a.git('rev-list', 'refs/notes/handoff').trim().split('\n');
-  return recordText({ build: opts.build ?? s.build, allow: opts.allow ?? [] }, commits);
+  return recordText({ build: opts.build ?? s.build, allow: opts.allow ?? [] }, commits, opts.reach ? commits[0] : null);
 }
 
 function expectRefused(s: Setup, r: { code: number; json: any; tip: string | null }): void {
@@ -74,7 +74,7 @@ describe('the record of clean notes', () => {
     const s = setup();
     const commits = s.a.git('rev-list', 'refs/notes/handoff').trim().split('\n');
     const text = readFileSync(s.record, 'utf8');
-    expect(new Set(text.trim().split('\n').slice(3, -1))).toEqual(new Set(commits));
+    expect(new Set(text.trim().split('\n').slice(4, -1))).toEqual(new Set(commits));
     expect(statSync(s.record).mode & 0o777).toBe(0o600);
     // Under the old allow list the secret version was clean; under today's it is not.
     const r = fresh(s.a);
@@ -95,6 +95,8 @@ describe('the record of clean notes', () => {
     const s = setup();
     writeFileSync(s.record, forged(s, { build: 'f'.repeat(64) }), { mode: 0o600 });
     expectRefused(s, fresh(s.a));
+    writeFileSync(s.record, forged(s, { build: 'f'.repeat(64), reach: true }), { mode: 0o600 });
+    expectRefused(s, fresh(s.a));
     writeFileSync(s.record, forged(s, { allow: ['.'] }), { mode: 0o600 });
     expectRefused(s, fresh(s.a));
     // The control: the forged record under this build and today's allow list is believed,
@@ -109,13 +111,13 @@ describe('the record of clean notes', () => {
     const s = setup();
     const good = forged(s);
     const lines = good.split('\n');
-    const oidLine = 3;
+    const oidLine = 4;
     const flip = (c: string) => (c === '0' ? '1' : '0');
     // (every kind of damage is in test/unit/scanned-notes.test.ts; these go through a push)
     const damaged: [string, string][] = [
       ['a flipped digit', [...lines.slice(0, oidLine), flip(lines[oidLine][0]) + lines[oidLine].slice(1), ...lines.slice(oidLine + 1)].join('\n')],
       ['its last byte cut', good.slice(0, -1)],
-      ['JSON', JSON.stringify({ clean: lines.slice(3, -2) })],
+      ['JSON', JSON.stringify({ clean: lines.slice(4, -2) })],
     ];
     for (const [what, text] of damaged) {
       writeFileSync(s.record, text, { mode: 0o600 });
@@ -154,6 +156,8 @@ describe('the record of clean notes', () => {
     const first = fresh(s.a);
     expect(first.code, first.stderr).toBe(0);
     const recorded = readFileSync(s.record, 'utf8');
+    // (a push to an empty remote leaves the record reaching the tip: later pushes ask only about what came after it)
+    expect(recorded.split('\n')[3]).toBe(`reach ${s.a.notesRef()}`);
     // Both ways, then the same again after more history: with the record, and without one.
     const both = () => {
       writeFileSync(s.record, recorded, { mode: 0o600 });
@@ -205,11 +209,13 @@ describe('the record of clean notes', () => {
     a.git('update-ref', 'refs/notes/handoff', both, parent);
     const r = fresh(a);
     expect(r.code, r.stderr).toBe(0);
-    const listed = readFileSync(join(a.gitDir(), 'handoff', 'scanned-notes'), 'utf8')
+    const lines = readFileSync(join(a.gitDir(), 'handoff', 'scanned-notes'), 'utf8')
       .trim()
-      .split('\n')
-      .slice(3, -1);
+      .split('\n');
+    const listed = lines.slice(4, -1);
     expect(listed).toContain(parent);
     expect(listed).not.toContain(both);
+    // and so the record reaches nothing: a later push asks about every commit again
+    expect(lines[3]).toBe('reach -');
   });
 });

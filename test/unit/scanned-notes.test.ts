@@ -57,7 +57,7 @@ describe('the record of clean notes: its bytes', () => {
       const old = idsFrom(seed, before);
       const more = [...idsFrom(seed + 100, added), ...old.slice(0, 3)];
       const r = parseRecord(recordText(key, old), key);
-      const text = r.with(key, more);
+      const text = r.with(key, more, null);
       const union = new Set([...old, ...more]);
       if (union.size === new Set(old).size) expect(text).toBeNull();
       else expect(text).toBe(recordText(key, union));
@@ -65,6 +65,28 @@ describe('the record of clean notes: its bytes', () => {
       const asked = [...union, ...idsFrom(seed + 200, 50)];
       for (const look of [back.lookup(1), back.lookup(10_000)]) expect(asked.map(look)).toEqual(asked.map((id) => union.has(id)));
     }
+  });
+
+  it('keeps its reach, and takes a new one with or without new ids', () => {
+    const tip = 'd'.repeat(40);
+    const r = parseRecord(recordText(key, oids, tip), key);
+    expect(r.reach).toBe(tip);
+    expect(says(r, oids)).toEqual([true, true, true]);
+    expect(r.with(key, [], tip)).toBeNull();
+    expect(r.with(key, [tip], tip)).toBe(recordText(key, [...oids, tip], tip));
+    const moved = parseRecord(r.with(key, [], oids[0])!, key);
+    expect([moved.reach, moved.size]).toEqual([oids[0], 3]);
+    expect(parseRecord(r.with(key, [], null)!, key).reach).toBeNull();
+    expect(parseRecord(recordText(key, oids), key).reach).toBeNull();
+    const good = recordText(key, oids, tip);
+    for (const bad of [good.replace(`reach ${tip}`, `reach ${'d'.repeat(39)}`), good.replace(`reach ${tip}`, 'reach HEAD'), good.replace(`reach ${tip}\n`, '')])
+      expect(parseRecord(bad, key).size).toBe(0);
+    const resummed = (t: string) => {
+      const body = t.slice(0, t.lastIndexOf('\n', t.length - 2) + 1);
+      return `${body}end 3 40 ${sha(body)}\n`;
+    };
+    expect(parseRecord(resummed(good.replace(`reach ${tip}`, 'reach HEAD')), key).size).toBe(0);
+    expect(parseRecord(resummed(good.replace(`reach ${tip}`, 'reach -')), key).reach).toBeNull();
   });
 
   it('belongs to its key alone: another build, another allow list, the same list in another order', () => {
