@@ -45,25 +45,26 @@ function mustEscape(c: number): boolean {
 const hexDigit = (c: number): number => (c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1);
 
 /**
- * The string of the double-quoted scalar that starts at `from` in `line`, when it is spelt
- * as `quote` spells it; `end` is set to the index after its closing quote.
+ * The string of the double-quoted scalar that starts at `from` in `text` and closes before
+ * `limit` (the end of its line), when it is spelt as `quote` spells it; `end` is set to the
+ * index after its closing quote.
  */
 let end = 0;
-function quotedAt(line: string, from: number): string {
+function quotedAt(text: string, from: number, limit: number): string {
   let out = '';
   let run = from + 1;
-  for (let i = from + 1; i < line.length; i++) {
-    const c = line.charCodeAt(i);
+  for (let i = from + 1; i < limit; i++) {
+    const c = text.charCodeAt(i);
     if (c === QUOTE) {
       end = i + 1;
-      return run === from + 1 ? line.slice(run, i) : out + line.slice(run, i);
+      return run === from + 1 ? text.slice(run, i) : out + text.slice(run, i);
     }
     if (c !== BACKSLASH) {
       if (mustEscape(c)) fail('unescaped character');
       continue;
     }
-    out += line.slice(run, i);
-    const e = line.charCodeAt(i + 1);
+    out += text.slice(run, i);
+    const e = text.charCodeAt(i + 1);
     if (e === QUOTE) out += '"';
     else if (e === BACKSLASH) out += '\\';
     else if (e === 0x6e) out += '\n';
@@ -72,7 +73,7 @@ function quotedAt(line: string, from: number): string {
     else if (e === 0x75) {
       let cp = 0;
       for (let k = 2; k < 6; k++) {
-        const d = hexDigit(line.charCodeAt(i + k));
+        const d = hexDigit(text.charCodeAt(i + k));
         if (d < 0) fail('escape');
         cp = cp * 16 + d;
       }
@@ -120,9 +121,14 @@ const PLAIN_KEYS = new Set<string>();
 const KNOWN_BY_LENGTH: string[][] = [];
 for (const k of new Set([...KEY_ORDER, ...Object.values(NESTED_ORDER).flat()])) if (plainOk(k)) (KNOWN_BY_LENGTH[k.length] ??= []).push(k);
 
-function knownKey(line: string, col: number, len: number): string | null {
+function knownKey(text: string, at: number, len: number): string | null {
   const ks = KNOWN_BY_LENGTH[len];
-  if (ks) for (const k of ks) if (line.startsWith(k, col)) return k;
+  // (compared character by character: a call of startsWith cost more than the comparison)
+  if (ks)
+    next: for (const k of ks) {
+      for (let j = 0; j < len; j++) if (text.charCodeAt(at + j) !== k.charCodeAt(j)) continue next;
+      return k;
+    }
   return null;
 }
 
@@ -140,13 +146,6 @@ function checkedKey(k: string, quoted: boolean, out: Record<string, unknown>): s
   return k;
 }
 
-/** How many spaces `line` starts with. */
-function indentOf(line: string): number {
-  let i = 0;
-  while (line.charCodeAt(i) === SPACE) i++;
-  return i;
-}
-
 /**
  * The document `text` holds, or NotInSubset when js-yaml must read it. A mapping or list
  * nested deeper than `maxDepth` (the document's own mapping at depth 0, as `nestedDeeperThan`
@@ -155,10 +154,34 @@ function indentOf(line: string): number {
 export function parseSubset(text: string, maxDepth = Infinity): unknown {
   if (/^[ \n]*$/.test(text)) return null;
   if (text.includes('\t') || text.includes('\r')) fail('tabs or CR');
-  if (text.charCodeAt(text.length - 1) !== 0x0a) fail('no final line break');
-  const lines = text.slice(0, -1).split('\n');
-  const n = lines.length;
+  const last = text.length - 1;
+  if (text.charCodeAt(last) !== 0x0a) fail('no final line break');
+  // The lines, as offsets into `text` (line k is [LS[k], LE[k]), its break at LE[k]): cutting
+  // them out as strings was a tenth of the reading, and every character read through a cut
+  // string costs more than one read in the text itself.
+  LS.length = 0;
+  LE.length = 0;
+  for (let from = 0; ;) {
+    const nl = text.indexOf('\n', from);
+    LS.push(from);
+    LE.push(nl);
+    if (nl === last) break;
+    from = nl + 1;
+  }
+  const n = LS.length;
   let pos = 0;
+
+  /** How many spaces the line that starts at `at` starts with (its break is no space). */
+  const indentOf = (at: number): number => {
+    let i = at;
+    while (text.charCodeAt(i) === SPACE) i++;
+    return i - at;
+  };
+  /** Whether `: ` is in [from, to). */
+  const colonSpace = (from: number, to: number): boolean => {
+    const p = text.indexOf(': ', from);
+    return p >= 0 && p < to;
+  };
 
   /**
    * A literal block whose header `|`, `|-` or `|+` ends line `pos - 1`; its lines are
@@ -167,16 +190,15 @@ export function parseSubset(text: string, maxDepth = Infinity): unknown {
   function literal(chomp: string, indent: number): string {
     const start = pos;
     while (pos < n) {
-      const l = lines[pos];
-      if (l !== '' && indentOf(l) < indent) break;
+      if (LS[pos] !== LE[pos] && indentOf(LS[pos]) < indent) break;
       pos++;
     }
-    let last = pos;
-    while (last > start && lines[last - 1] === '') last--;
-    const trailing = pos - last;
-    if (last === start) fail('empty block');
+    let stop = pos;
+    while (stop > start && LS[stop - 1] === LE[stop - 1]) stop--;
+    const trailing = pos - stop;
+    if (stop === start) fail('empty block');
     let body = '';
-    for (let i = start; i < last; i++) body += (i > start ? '\n' : '') + lines[i].slice(indent);
+    for (let i = start; i < stop; i++) body += (i > start ? '\n' : '') + (LS[i] === LE[i] ? '' : text.slice(LS[i] + indent, LE[i]));
     let value: string;
     if (chomp === '|-' && trailing === 0) value = body;
     else if (chomp === '|' && trailing === 0) value = `${body}\n`;
@@ -185,34 +207,34 @@ export function parseSubset(text: string, maxDepth = Infinity): unknown {
     // The emitter writes exactly this block for `value` (this also refuses a first line that
     // starts with a blank, lines of blanks, characters it would escape).
     const pad = ' '.repeat(indent);
-    if (literalBlock(value, pad) !== `${chomp}\n${lines.slice(start, pos).join('\n')}`) fail('not the canonical block');
+    if (literalBlock(value, pad) !== `${chomp}\n${text.slice(LS[start], LE[pos - 1])}`) fail('not the canonical block');
     return value;
   }
 
-  /** The value after `key:` or `- `: `rest` starts at `at` in the line just read (pos - 1). */
-  function inline(line: string, at: number, childIndent: number, depth: number): unknown {
-    const c = line.charCodeAt(at);
+  /** The value from `at` to the end `e` of the line just read (pos - 1), after `key: ` or `- `. */
+  function inline(at: number, e: number, childIndent: number, depth: number): unknown {
+    const c = text.charCodeAt(at);
     if (c === QUOTE) {
-      const s = quotedAt(line, at);
-      if (end !== line.length) fail('after a quote');
+      const s = quotedAt(text, at, e);
+      if (end !== e) fail('after a quote');
       return quotedValue(s);
     }
-    if (line.length === at + 2 && ((c === 0x5b && line.charCodeAt(at + 1) === 0x5d) || (c === 0x7b && line.charCodeAt(at + 1) === 0x7d))) {
+    if (e === at + 2 && ((c === 0x5b && text.charCodeAt(at + 1) === 0x5d) || (c === 0x7b && text.charCodeAt(at + 1) === 0x7d))) {
       if (depth > maxDepth) fail('too deep');
       return c === 0x5b ? [] : {};
     }
-    if (c === 0x7c) return literal(line.slice(at), childIndent);
-    return plainValue(line.slice(at));
+    if (c === 0x7c) return literal(text.slice(at, e), childIndent);
+    return plainValue(text.slice(at, e));
   }
 
   /** A block value on the lines after `key:` (a non-empty mapping or sequence), at `indent`. */
   function nested(indent: number, depth: number): unknown {
     if (pos >= n) fail('no value');
     if (depth > maxDepth) fail('too deep');
-    const l = lines[pos];
+    const l = LS[pos];
     if (indentOf(l) !== indent) fail('indentation');
-    const c = l.charCodeAt(indent);
-    if (c === DASH && (l.length === indent + 1 || l.charCodeAt(indent + 1) === SPACE)) return sequence(indent, depth);
+    const a = l + indent;
+    if (text.charCodeAt(a) === DASH && (LE[pos] === a + 1 || text.charCodeAt(a + 1) === SPACE)) return sequence(indent, depth);
     return mapping(indent, false, depth);
   }
 
@@ -224,35 +246,39 @@ export function parseSubset(text: string, maxDepth = Infinity): unknown {
     const out: Record<string, unknown> = {};
     let first = inItem;
     while (pos < n) {
-      const line = lines[pos];
+      const l = LS[pos];
+      const e = LE[pos];
       if (!first) {
-        const ind = indentOf(line);
-        if (ind < col && line !== '') break;
+        const ind = indentOf(l);
+        if (ind < col && l !== e) break;
         if (ind !== col) fail('indentation');
       }
       first = false;
+      const a = l + col;
       let key: string;
       let after: number;
-      if (line.charCodeAt(col) === QUOTE) {
-        key = checkedKey(quotedAt(line, col), true, out);
+      if (text.charCodeAt(a) === QUOTE) {
+        key = checkedKey(quotedAt(text, a, e), true, out);
         after = end;
-        if (line.charCodeAt(after) !== COLON) fail('no colon');
+        if (text.charCodeAt(after) !== COLON) fail('no colon');
       } else {
-        const sep = line.indexOf(': ', col);
-        after = sep >= 0 ? sep : line.length - 1;
-        if (after <= col || line.charCodeAt(after) !== COLON) fail('key');
-        const known = knownKey(line, col, after - col);
-        if (known === null) key = checkedKey(line.slice(col, after), false, out);
+        // The first `: `, or the colon that ends the line (a plain key holds neither).
+        after = a;
+        while (after < e && !(text.charCodeAt(after) === COLON && (after + 1 === e || text.charCodeAt(after + 1) === SPACE))) after++;
+        if (after === e) after = e - 1;
+        if (after <= a || text.charCodeAt(after) !== COLON) fail('key');
+        const known = knownKey(text, a, after - a);
+        if (known === null) key = checkedKey(text.slice(a, after), false, out);
         else if (Object.prototype.hasOwnProperty.call(out, known)) return fail('duplicate key');
         else key = known;
       }
       pos++;
-      if (after + 1 === line.length) {
+      if (after + 1 === e) {
         out[key] = nested(col + 2, depth + 1);
         continue;
       }
-      if (line.charCodeAt(after + 1) !== SPACE || after + 2 === line.length) fail('after the colon');
-      out[key] = inline(line, after + 2, col + 2, depth + 1);
+      if (text.charCodeAt(after + 1) !== SPACE || after + 2 === e) fail('after the colon');
+      out[key] = inline(after + 2, e, col + 2, depth + 1);
     }
     return out;
   }
@@ -261,40 +287,46 @@ export function parseSubset(text: string, maxDepth = Infinity): unknown {
   function sequence(col: number, depth: number): unknown[] {
     const out: unknown[] = [];
     while (pos < n) {
-      const line = lines[pos];
-      const ind = indentOf(line);
-      if (ind < col && line !== '') break;
-      if (ind !== col || line.charCodeAt(col) !== DASH) fail('indentation');
-      if (line.length === col + 1) {
+      const l = LS[pos];
+      const e = LE[pos];
+      const ind = indentOf(l);
+      if (ind < col && l !== e) break;
+      const a = l + col;
+      if (ind !== col || text.charCodeAt(a) !== DASH) fail('indentation');
+      if (e === a + 1) {
         // `-` alone: a non-empty list, its dashes two columns in.
         pos++;
-        if (pos >= n || indentOf(lines[pos]) !== col + 2 || lines[pos].charCodeAt(col + 2) !== DASH) fail('no list after the dash');
+        if (pos >= n || indentOf(LS[pos]) !== col + 2 || text.charCodeAt(LS[pos] + col + 2) !== DASH) fail('no list after the dash');
         if (depth + 1 > maxDepth) fail('too deep');
         out.push(sequence(col + 2, depth + 1));
         continue;
       }
-      if (line.charCodeAt(col + 1) !== SPACE || line.length === col + 2) fail('after the dash');
-      const at = col + 2;
-      const c = line.charCodeAt(at);
+      if (text.charCodeAt(a + 1) !== SPACE || e === a + 2) fail('after the dash');
+      const at = a + 2;
+      const c = text.charCodeAt(at);
       // `- key: ...` starts a mapping whose keys sit two columns in.
       let isMapping: boolean;
       if (c === QUOTE) {
-        quotedAt(line, at);
-        isMapping = end !== line.length;
-      } else isMapping = c !== 0x7c && (line.includes(': ', at) || line.charCodeAt(line.length - 1) === COLON);
+        quotedAt(text, at, e);
+        isMapping = end !== e;
+      } else isMapping = c !== 0x7c && (colonSpace(at, e) || text.charCodeAt(e - 1) === COLON);
       if (isMapping) {
         if (depth + 1 > maxDepth) fail('too deep');
-        out.push(mapping(at, true, depth + 1));
+        out.push(mapping(col + 2, true, depth + 1));
         continue;
       }
       pos++;
-      out.push(inline(line, at, at, depth + 1));
+      out.push(inline(at, e, col + 2, depth + 1));
     }
     return out;
   }
 
-  if (indentOf(lines[0]) !== 0) fail('indented document');
+  if (indentOf(0) !== 0) fail('indented document');
   const doc = mapping(0, false, 0);
   if (pos !== n) fail('trailing content');
   return doc;
 }
+
+/** The line offsets of the document being read (one document at a time: nothing here waits). */
+const LS: number[] = [];
+const LE: number[] = [];

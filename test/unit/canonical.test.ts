@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as yaml from 'js-yaml';
-import { toCanonicalYaml, quote } from '../../src/core/canonical.js';
+import { toCanonicalYaml, quote, plainOk, plainOkByPattern } from '../../src/core/canonical.js';
 import { normalizeInput, withDefaults } from '../../src/core/schema.js';
 
 const load = (text: string) => yaml.load(text, { schema: yaml.CORE_SCHEMA });
@@ -246,6 +246,55 @@ describe('canonical YAML, property: any handoff-like value reads back equal', ()
         expect(toCanonicalYaml(withDefaults(again.handoff) as Record<string, unknown>)).toBe(text);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('plainOk, judged in one pass', () => {
+  it('answers as the patterns do, on random and exhaustive short text', () => {
+    const chars = ['a', 'e', 'f', 'g', 'Z', '_', '0', '7', ' ', ':', '#', '-', '.', '"', "'", '\\', '\t', '\n', '\x7f', 'é', '~', '+', '[', '|', ','];
+    const all: string[] = [''];
+    for (let len = 1; len <= 3; len++) for (const prefix of all.filter((x) => x.length === len - 1)) for (const c of chars) all.push(prefix + c);
+    for (const s of all) expect(plainOk(s), JSON.stringify(s)).toBe(plainOkByPattern(s));
+    for (const s of [
+      'true',
+      'TRUE',
+      'Null',
+      'nULL',
+      'False',
+      'falsey',
+      'yes',
+      'Off',
+      'on',
+      'y',
+      'n',
+      'deadbee',
+      'eeeeeee',
+      '1234567',
+      '123456a',
+      'e'.repeat(64),
+      'a'.repeat(65),
+      'ab:cd',
+      'a: b',
+      'a #b',
+      'a#b',
+      'a:',
+      'a ',
+    ]) {
+      expect(plainOk(s), JSON.stringify(s)).toBe(plainOkByPattern(s));
+    }
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary-ascii', maxLength: 70 }),
+          fc.array(fc.constantFrom(...chars), { maxLength: 12 }).map((a) => a.join('')),
+          fc.stringMatching(/^[0-9a-f]{1,70}$/),
+        ),
+        (s) => {
+          expect(plainOk(s), JSON.stringify(s)).toBe(plainOkByPattern(s));
+        },
+      ),
+      { numRuns: 5000 },
     );
   });
 });
