@@ -1,11 +1,14 @@
 /**
  * `git handoff ack`: the new session's answer to a relay (HANDOFF_ACK.md
  * `status: accepted | failed`). The relay comes from HANDOFF_RELAY_ID. `accepted` is
- * refused, and recorded as failed, when the prompt is stale: a newer version exists.
+ * refused, and recorded as failed, when the prompt is stale: a newer version exists. A
+ * version that only moved the relayed note (an amend or rebase, app/relay-request.ts) is
+ * not newer: the prompt told its handoff.
  */
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { RelayStore } from '../state/relay-store.js';
+import { relayRequest } from './relay-request.js';
 import { parseRelayId, type Ack } from '../core/relay.js';
 import { AckRefused } from '../errors.js';
 
@@ -39,8 +42,9 @@ export async function ackRelay(repo: Repo, req: AckRequest): Promise<AckResult> 
   let ack: Ack = { status: req.status, reason: req.reason, at };
   let stale: string | null = null;
   if (req.status === 'accepted') {
-    const { version } = await new HandoffStore(repo).latest({ branch: record.branch });
-    if (version && version.id !== record.version) {
+    const handoffs = new HandoffStore(repo);
+    const { version } = await handoffs.latest({ branch: record.branch });
+    if (version && version.id !== record.version && !(await relayRequest(handoffs, version, version.branch ?? null))?.chain.includes(record.version)) {
       stale = version.id;
       ack = { status: 'failed', reason: `stale prompt: version ${version.id.slice(0, 12)} is newer than ${record.version.slice(0, 12)}`, at };
     }

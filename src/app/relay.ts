@@ -8,13 +8,13 @@
 import { readFileSync } from 'node:fs';
 import type { Repo } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
-import { parseTrailers } from '../git/objects.js';
 import { RelayStore } from '../state/relay-store.js';
 import { Tmux } from './tmux.js';
 import { showLatest, type PickedLatest } from './show.js';
 import { bookmarkText, notices } from './show-report.js';
 import { parseTasks, renderRelayPrompt } from '../core/relay-prompt.js';
-import { decideRelay, relayIdFor, relayReasonOf, settle, type Ack, type RelayAttempt, type RelayRecord } from '../core/relay.js';
+import { relayRequest, type RelayRequest } from './relay-request.js';
+import { decideRelay, relayIdFor, settle, type Ack, type RelayAttempt, type RelayRecord } from '../core/relay.js';
 import { isHandoffError, RelayFailed, UsageError } from '../errors.js';
 
 export const DEFAULT_TIMEOUT_S = 60;
@@ -73,32 +73,39 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-interface Candidate {
+export interface Candidate {
   version: ReadVersion;
+  /** why it asks: its own trailer, or that of the version whose note it carries (app/relay-request.ts) */
+  request: RelayRequest;
   store: HandoffStore;
   /** what `show` would pick, kept so the prompt is told what `show` tells of this version */
   picked: PickedLatest;
 }
 
-/** The latest version of this branch, when it asks for a relay (the same pick as `show`'s). */
-async function candidate(repo: Repo): Promise<Candidate | string> {
+/**
+ * What `relay` finds to relay: the latest version of this branch (the same pick as `show`'s)
+ * when it asks for a relay, itself or as the move of a version that asked; else why not.
+ */
+export async function relayCandidate(repo: Repo): Promise<Candidate | string> {
   if (!repo.workTree) return 'a bare repository has no work tree to relay into';
   const store = new HandoffStore(repo);
   const picked = await store.latest({ branch: repo.headBranch() });
   const { version, fallback } = picked;
   if (!version || fallback) return 'no handoff on this branch';
-  if (!relayReasonOf(parseTrailers(version.commit.message))) return `the latest version ${version.id.slice(0, 12)} does not ask for a relay`;
-  return { version, store, picked };
+  const request = await relayRequest(store, version, version.branch ?? null);
+  if (!request) return `the latest version ${version.id.slice(0, 12)} does not ask for a relay`;
+  return { version, request, store, picked };
 }
 
 /** One pass: relay the latest version if it asks for it. Throws RelayFailed (exit 4) on failure or timeout. */
 export async function relayOnce(repo: Repo, opts: RelayOptions, cfg?: Settings): Promise<RelayOutcome> {
   const s = cfg ?? (await settings(repo, opts));
-  const c = await candidate(repo);
+  const c = await relayCandidate(repo);
   if (typeof c === 'string') return { status: 'idle', why: c };
   const v = c.version;
   const store = new RelayStore(repo.paths.commonDir);
-  const seen = decideRelay(store.readRecord(v.id), { retry: opts.retry });
+  const earlier = () => c.request.chain.slice(1).flatMap((id) => store.readRecord(id) ?? []);
+  const seen = decideRelay(store.readRecord(v.id), { retry: opts.retry }, earlier());
   // a 'waiting' attempt may belong to a relay that died: look under the lock
   if (!seen.start && seen.kind !== 'waiting') return { status: 'skipped', why: seen.why };
 
@@ -109,7 +116,18 @@ export async function relayOnce(repo: Repo, opts: RelayOptions, cfg?: Settings):
   let attempt: RelayAttempt | null = null;
   try {
     record = recoverDead(store, store.readRecord(v.id));
-    const d = decideRelay(record, { retry: opts.retry });
+    // the relay of a version this one was moved from may have died waiting too: settled under its own lock
+    for (const e of earlier()) {
+      if (e.attempts[e.attempts.length - 1]?.status !== 'waiting') continue;
+      const held = store.tryLock(e.version);
+      if (!held.acquired) return { status: 'busy', why: `version ${e.version.slice(0, 12)}, whose note the latest version carries, is being relayed` };
+      try {
+        recoverDead(store, e);
+      } finally {
+        store.unlock(e.version);
+      }
+    }
+    const d = decideRelay(record, { retry: opts.retry }, earlier());
     if (!d.start) return { status: 'skipped', why: d.why };
     const relayId = relayIdFor(v.id, d.attempt);
     const prompt = store.writePrompt(relayId, await renderPrompt(repo, c, relayId, s.stateFile));

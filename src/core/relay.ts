@@ -58,17 +58,27 @@ export function tasksDue(completed: number, baseline: number, perSession: number
 
 export type RelayDecision = { start: true; attempt: number } | { start: false; kind: 'relayed' | 'waiting' | 'failed'; why: string };
 
-/** Whether to start an attempt for a version asking for a relay. */
-export function decideRelay(record: RelayRecord | null, opts: { retry: boolean }): RelayDecision {
+/**
+ * Whether to start an attempt for a version asking for a relay. `earlier`: the records of
+ * the versions whose note this one carries unchanged (a rewrite moved it, app/relay-request.ts):
+ * the same request, so an accepted relay of any of them is final, and while this version
+ * has no attempt of its own, their last attempt stands for it (waiting, or failed until
+ * `--retry`).
+ */
+export function decideRelay(record: RelayRecord | null, opts: { retry: boolean }, earlier: readonly RelayRecord[] = []): RelayDecision {
   const attempts = record?.attempts ?? [];
-  const last = attempts[attempts.length - 1];
-  if (!last) return { start: true, attempt: 1 };
-  if (attempts.some((a) => a.status === 'accepted'))
+  for (const r of [...(record ? [record] : []), ...earlier]) {
+    const accepted = r.attempts.find((a) => a.status === 'accepted');
+    if (!accepted) continue;
+    const moved = r !== record;
     return {
       start: false,
       kind: 'relayed',
-      why: `version ${record!.version.slice(0, 12)} was already relayed (${attempts.find((a) => a.status === 'accepted')!.relay_id})`,
+      why: `version ${r.version.slice(0, 12)} was already relayed (${accepted.relay_id})${moved ? '; the latest version carries its note, moved by a rewrite' : ''}`,
     };
+  }
+  const last = attempts[attempts.length - 1] ?? lastOf(earlier);
+  if (!last) return { start: true, attempt: 1 };
   if (last.status === 'waiting') return { start: false, kind: 'waiting', why: `relay ${last.relay_id} is in progress` };
   if (!opts.retry)
     return {
@@ -77,6 +87,16 @@ export function decideRelay(record: RelayRecord | null, opts: { retry: boolean }
       why: `relay ${last.relay_id} ${last.status === 'timeout' ? 'timed out' : last.status}${last.reason && last.status !== 'timeout' ? ` (${last.reason})` : ''}; run with --retry to try again`,
     };
   return { start: true, attempt: attempts.length + 1 };
+}
+
+/** The newest attempt of these records (by start time), if any. */
+function lastOf(records: readonly RelayRecord[]): RelayAttempt | undefined {
+  let last: RelayAttempt | undefined;
+  for (const r of records) {
+    const a = r.attempts[r.attempts.length - 1];
+    if (a && (!last || a.started_at > last.started_at)) last = a;
+  }
+  return last;
 }
 
 export function relayIdFor(version: string, attempt: number): string {

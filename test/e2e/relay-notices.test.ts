@@ -4,8 +4,9 @@
  * version to a stand-in agent in a real tmux (a private server, TMUX_TMPDIR) that keeps the
  * prompt it was given and acks, and the prompt's handoff is compared with `show`'s output,
  * text for text. The relay only relays a version of this branch that asks for it, so the
- * other branch's fallback and the fresh clone's line never reach a prompt; nor does a rewrite's
- * line, since git's copy of a moved note is a version of its own, which asks for no relay.
+ * other branch's fallback and the fresh clone's line never reach a prompt. A rewrite's line
+ * does: the version that moved the note (git's copy, or the post-rewrite hook's) asks as the
+ * version it was moved from (src/app/relay-request.ts), and once acked is not asked again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import { inject } from 'vitest';
 import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
 import { cliPath, handoff } from '../helpers/cli.js';
 import { Fleet, sync, writeVersion } from '../helpers/fleet.js';
+import { commitWithHooks, gitWithHooks } from '../helpers/hooks.js';
 
 const tmuxDir = tempDir('handoff-tmux-');
 const env = { TMUX_TMPDIR: tmuxDir };
@@ -125,6 +127,45 @@ describe('the relay prompt gives the notices git handoff show prints', () => {
     expect(s.notices).toContain("origin has 2 handoff versions this clone lacks; run 'git handoff sync origin'");
     expect(s.prompt).toContain('b first');
   });
+
+  for (const [mover, how] of [
+    ['git', 'amend'],
+    ['the post-rewrite hook', 'rebase'],
+  ] as const)
+    it(`${how === 'amend' ? 'an amend' : 'a rebase'} moved the note (${mover}): the relay runs, the prompt says it moved, and once acked it is not asked again`, () => {
+      const repo = TestRepo.init();
+      repo.commit('chore: start', { 'README.md': 'start\n' });
+      repo.git('config', 'handoff.staleDays', '100000');
+      expect(handoff(repo, ['init']).code).toBe(0);
+      if (mover !== 'git') repo.git('config', '--unset-all', 'notes.rewriteRef');
+      const git = (...args: string[]) => {
+        const r = gitWithHooks(repo, args);
+        expect(r.code, r.stderr).toBe(0);
+      };
+      if (how === 'rebase') repo.git('checkout', '-q', '-b', 'topic');
+      const written = commitWithHooks(repo, 'feat: one', { 'a.txt': '1\n' }).head;
+      writeVersion(repo, 'asked for a relay, then rewritten', ['--relay']);
+      if (how === 'amend') git('commit', '-q', '--amend', '--allow-empty', '-m', 'feat: one, amended');
+      else {
+        repo.git('checkout', '-q', 'main');
+        repo.commit('feat: main moves', { 'm.txt': 'm\n' });
+        repo.git('checkout', '-q', 'topic');
+        git('rebase', '-q', 'main');
+      }
+      const s = relayed(repo);
+      expect(s.notices).toEqual([
+        `moved by a rewrite: this handoff was written at commit ${written.slice(0, 7)} and now sits on ${repo.head().slice(0, 7)} (amend or rebase); its head and recent commits are from before the rewrite`,
+      ]);
+      expect(s.prompt).toContain('asked for a relay, then rewritten');
+      // acked: neither this version nor a further move of its note asks again (the agent would fail)
+      const again = () => handoff(repo, ['relay', '--once', '--json', '--timeout', '5', '--agent-cmd', 'false'], { env });
+      expect(again().json).toMatchObject({ ok: true, status: 'skipped', reason: expect.stringContaining('was already relayed') });
+      git('commit', '-q', '--amend', '--allow-empty', '-m', 'feat: one, amended again');
+      expect(again().json).toMatchObject({ ok: true, status: 'skipped', reason: expect.stringMatching(/was already relayed .*carries its note/) });
+      // a write since ends it
+      writeVersion(repo, 'carried on');
+      expect(again().json).toMatchObject({ ok: true, status: 'idle', reason: expect.stringContaining('does not ask for a relay') });
+    });
 
   it('no notice: the prompt holds the bookmark alone, and says nothing of notices', () => {
     const repo = TestRepo.init();

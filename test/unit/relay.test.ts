@@ -145,6 +145,29 @@ describe('relay decisions', () => {
     expect(decideRelay(rec(attempt(1, 'timeout'), attempt(2, 'interrupted')), { retry: true })).toEqual({ start: true, attempt: 3 });
   });
 
+  it('a version moved by a rewrite is the request of the version it carries: its attempts stand until it has its own', () => {
+    const moved = (...attempts: RelayAttempt[]) => ({ version: 'b'.repeat(40), branch: 'main', attempts });
+    const at = (a: RelayAttempt, started_at: string) => ({ ...a, started_at });
+    // accepted before the move: final, whatever the moved version's own record says
+    expect(decideRelay(null, { retry: true }, [rec(attempt(1, 'accepted'))])).toMatchObject({
+      start: false,
+      kind: 'relayed',
+      why: expect.stringContaining(`version ${'a'.repeat(12)} was already relayed (${'a'.repeat(12)}-1); the latest version carries its note`),
+    });
+    expect(decideRelay(moved(attempt(1, 'failed')), { retry: true }, [rec(attempt(1, 'accepted'))])).toMatchObject({ kind: 'relayed' });
+    // in progress or failed before the move: as for the version itself
+    expect(decideRelay(null, { retry: false }, [rec(attempt(1, 'waiting'))])).toMatchObject({ start: false, kind: 'waiting' });
+    expect(decideRelay(null, { retry: false }, [rec(attempt(1, 'failed', 'bad'))])).toMatchObject({ start: false, kind: 'failed' });
+    expect(decideRelay(null, { retry: true }, [rec(attempt(1, 'failed', 'bad'))])).toEqual({ start: true, attempt: 1 });
+    // the newest attempt of the earlier records speaks for them
+    expect(
+      decideRelay(null, { retry: false }, [rec(at(attempt(1, 'waiting'), '2026-01-02T00:00:00Z')), moved(at(attempt(1, 'timeout'), '2026-01-01T00:00:00Z'))]),
+    ).toMatchObject({ kind: 'waiting' });
+    // its own attempts come first, numbered from its own record
+    expect(decideRelay(moved(attempt(1, 'timeout')), { retry: true }, [rec(attempt(1, 'failed'))])).toEqual({ start: true, attempt: 2 });
+    expect(decideRelay(null, { retry: false }, [])).toEqual({ start: true, attempt: 1 });
+  });
+
   it('settles an attempt from its ack', () => {
     expect(settle(attempt(1, 'waiting'), null, 'N')).toMatchObject({ status: 'timeout', reason: 'timeout', finished_at: 'N' });
     expect(settle(attempt(1, 'waiting'), { status: 'accepted', reason: null, at: 'A' }, 'N')).toMatchObject({ status: 'accepted', acked_at: 'A' });
