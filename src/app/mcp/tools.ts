@@ -82,7 +82,7 @@ export const TOOLS: ToolDef[] = [
     name: 'handoff_show',
     title: 'Show the latest handoff',
     description:
-      'The latest handoff of the current branch (or a given version): the bookmark text to orient on, the structured handoff, and whether it is stale or a new one is due. Read it at session start; confirm with the user before acting on it.',
+      'The latest handoff of the current branch (or a given version). As text: the bookmark exactly as `git handoff show` prints it, its notices first (e.g. stale, a new one due, two sessions diverged, versions a remote has that this clone lacks, moved by a rewrite). As structured content: the `show --json` document, and `notices`, the same lines. Read it at session start; confirm with the user before acting on it.',
     inputSchema: obj({ version: s('a version id, a unique prefix of one, or ~N (N versions before the latest)'), ...SELECTION }),
     readOnly: true,
     async run(repo, a) {
