@@ -141,7 +141,11 @@ export function scanText(text: string, allow: RegExp[] = []): SecretHit[] {
       lineEnd = nl < 0 ? text.length : nl;
       nkw = 0;
       nnames = 0;
-      stamp++;
+      // A new stamp per line marks the keywords seen on it (wrapping before the buffer's range ends).
+      if (++stamp === 0x7fffffff) {
+        kwStamp.fill(0);
+        stamp = 1;
+      }
     }
     if (kwStamp[k] !== stamp) {
       kwStamp[k] = stamp;
