@@ -124,6 +124,16 @@ describe('a relay request survives a rewrite that moved its note', () => {
     expect(c.request.asking).toBe(asking);
   });
 
+  for (const which of ['the version that asked', 'the move'] as const)
+    it(`a purge of ${which} purges the note everywhere it was moved: nothing is left to relay`, async () => {
+      const { repo, asking } = setUp('git', 'amend');
+      const c = await find(repo);
+      if (typeof c === 'string') throw new Error(c);
+      const p = handoff(repo, ['purge', '--json', which === 'the move' ? c.version.id : asking]);
+      expect(p.code, p.stderr).toBe(0);
+      expect(await find(repo)).toBe('no handoff on this branch');
+    });
+
   it('a rewrite of a version that did not ask asks nothing', async () => {
     const { repo, git } = repoFor('git');
     commitWithHooks(repo, 'feat: one', { 'a.txt': 'a\n' });
