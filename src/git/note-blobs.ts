@@ -83,7 +83,8 @@ export class SingleNoteCheck {
   private begin(): ReturnType<typeof start> {
     const child = start('git', ['cat-file', '--batch-check=%(objecttype)'], {
       cwd: this.repo.workTree ?? this.repo.gitDir,
-      env: { GIT_DIR: this.repo.gitDir, GIT_OPTIONAL_LOCKS: '0' },
+      // the objects the push sends, not what a `git replace` shows in their place
+      env: { GIT_DIR: this.repo.gitDir, GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1' },
     });
     child.stdout.on('data', (b: Buffer) => this.out.push(b));
     let err = '';

@@ -82,8 +82,10 @@ export async function* streamVersions(
 ): AsyncGenerator<StreamedVersion | Unread> {
   const store = new HandoffStore(repo);
   const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
-  // Both processes run where Repo runs git, read-only (no optional locks taken).
-  const opts = { cwd: repo.workTree ?? repo.gitDir, env: { GIT_DIR: repo.gitDir, GIT_OPTIONAL_LOCKS: '0' } };
+  // Both processes run where Repo runs git, read-only (no optional locks taken), and read
+  // the objects themselves, as the store's reader does: a `git replace` must not show the
+  // outgoing secret scan a clean note where the push sends the real one.
+  const opts = { cwd: repo.workTree ?? repo.gitDir, env: { GIT_DIR: repo.gitDir, GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1' } };
   const log = start(
     'git',
     ['--no-replace-objects', 'log', '-z', '--no-show-signature', '--no-color', '--format=%H %ct %P%n%B', tip, ...(not ? [`^${not}`] : []), '--'],

@@ -25,6 +25,8 @@ import { writeFileAtomic } from './atomic-write.js';
 const MAGIC = 'git-handoff scanned notes 1';
 /** More entries than this and the record is started afresh (a bound on its size: ~20 MiB). */
 export const MAX_SCANNED = 500_000;
+/** A record larger than its bound allows is not one this tool wrote: it is not read into memory. */
+const MAX_RECORD_BYTES = (MAX_SCANNED + 16) * 72;
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 export interface ScanKey {
@@ -156,13 +158,15 @@ export function parseRecord(text: string, key: ScanKey): ScannedRecord {
 export function readScannedNotes(path: string, key: ScanKey): ScannedRecord {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // O_NONBLOCK: a FIFO put in its place must not hold the sync (and its lock) waiting for a writer.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
     return ScannedRecord.EMPTY;
   }
   try {
     // The checks are made on the file opened, so it cannot be swapped between them and the read.
-    if (!trustedRecordFile(fstatSync(fd), process.geteuid?.())) return ScannedRecord.EMPTY;
+    const st = fstatSync(fd);
+    if (!trustedRecordFile(st, process.geteuid?.()) || st.size > MAX_RECORD_BYTES) return ScannedRecord.EMPTY;
     return ScannedRecord.parse(readFileSync(fd, 'utf8'), key);
   } catch {
     return ScannedRecord.EMPTY;
