@@ -9,6 +9,12 @@
  * record: to a new remote, a clone otherwise parses and scans its whole history again. A
  * commit's id fixes its tree and so the note read; a version whose note could be read two
  * ways (../git/note-blobs.ts) is not recorded.
+ *
+ * The version reader reads one note per version; a push sends every note its commits hold.
+ * So every note blob the commits of the push introduce (../git/pushed-blobs.ts) that the reading
+ * did not scan clean is scanned too, as text whatever its bytes or size: a note that is no
+ * text or too large to be a handoff, a notes merge's tree, a second note a commit changes.
+ * Only then is anything recorded, so a recorded commit is one whose every blob was scanned.
  */
 import type { Repo } from '../git/repo.js';
 import type { HandoffStore } from '../git/handoff-store.js';
@@ -18,6 +24,8 @@ import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { SecretDetected } from '../errors.js';
 import { canStream, streamVersions, type StreamedVersion } from '../git/version-stream.js';
 import { rangeCommits, SingleNoteCheck, tryRangeCommits } from '../git/note-blobs.js';
+import { introducedBlobs, readBlobs, type IntroducedBlob } from '../git/pushed-blobs.js';
+import { NOTES_REF } from '../git/repo.js';
 import { readScannedNotes, ScannedRecord, scannedNotesPath, writeScannedNotes, type ScanKey } from '../state/scanned-notes.js';
 
 /** What the build says it is (scripts/build.mjs); absent when run from the sources, and then nothing is recorded. */
@@ -78,18 +86,27 @@ export async function refuseOutgoingSecrets(
   const natives = new Set<string>();
   const seen = new Set<string>();
   const check = key ? new SingleNoteCheck(repo) : null;
+  /** the note blob each version scanned clean was read from (by the bulk reader) */
+  const readFrom = new Map<string, string>();
+  const scanned = new Set<string>();
+  // What the commits of the push change, asked of git while the versions are read.
+  const introduced = introducedBlobs(repo, key ? range.filter((id) => !known(id)) : await rangeCommits(repo, tip, [remoteTip]));
+  introduced.catch(() => {}); // awaited below
   let complete = false;
   try {
     // Every version an empty remote lacks is every version: read them in bulk (one git log,
     // one cat-file --batch), in rev-list's order, as the store would read them.
-    const versions = streams ? streamVersions(repo, tip, (v) => !known(v.id), remoteTip) : fromStore(repo, store, tip, remoteTip);
+    const versions = streams ? streamVersions(repo, tip, (v) => !known(v.id), remoteTip, readFrom) : fromStore(repo, store, tip, remoteTip);
     for await (const r of versions) {
       seen.add(r.id);
+      // A note read as no text (binary, too large) is scanned with every other blob below.
       if (!('valid' in r) || r.text === null) continue;
       const id = r.id;
       // Every field: tool-filled ones were masked when we wrote them, a hand-written note had no such care.
       const hits: FieldSecret[] = r.valid ? scanFields(r.handoff, allow) : scanText(r.text, allow).map((h) => ({ ...h, field: '(note)' }));
       if (!hits.length) {
+        const blob = readFrom.get(id);
+        if (blob) scanned.add(blob);
         if (r.native) natives.add(id);
         else check?.add(id, r.target);
         continue;
@@ -103,6 +120,9 @@ export async function refuseOutgoingSecrets(
       );
       throw new SecretDetected(d.message, { ...d.data, version: id, target: r.target });
     }
+    // Then every blob the push sends that the reading above did not scan (../git/pushed-blobs.ts):
+    // a note that is no text, another note a commit's tree changes, a notes merge's.
+    await refuseUnscannedBlobs(repo, store, await introduced, scanned, allow);
     complete = true;
   } finally {
     if (check && key) {
@@ -115,6 +135,36 @@ export async function refuseOutgoingSecrets(
       else check.abandon();
     }
   }
+}
+
+/**
+ * Scans, as text (a lossy UTF-8 reading of its bytes), every blob of `introduced` that
+ * `scanned` does not hold; throws SecretDetected on the first that holds a secret.
+ * Nothing is skipped for its size or its bytes: each blob read here is pushed otherwise.
+ */
+async function refuseUnscannedBlobs(repo: Repo, store: HandoffStore, introduced: IntroducedBlob[], scanned: Set<string>, allow: RegExp[]): Promise<void> {
+  const blobs = introduced.filter((b) => !scanned.has(b.blob));
+  const where = new Map(blobs.map((b) => [b.blob, b]));
+  let found: { at: IntroducedBlob; text: string; hits: FieldSecret[] } | null = null;
+  await readBlobs(
+    repo,
+    blobs.map((b) => b.blob),
+    (blob, data) => {
+      if (found) return;
+      const text = data.toString('utf8');
+      const hits = scanText(text, allow).map((h) => ({ ...h, field: '(note)' }));
+      if (hits.length) found = { at: where.get(blob)!, text, hits };
+    },
+  );
+  if (!found) return;
+  const { at, text, hits } = found as { at: IntroducedBlob; text: string; hits: FieldSecret[] };
+  const short = at.commit.slice(0, 12);
+  const version = await store.versionOf(at.commit, await store.readCommit(at.commit));
+  const outcome = version
+    ? `version ${short} (note of ${version.target.slice(0, 7)}, at ${at.path}) was not pushed; remove it with: git handoff purge ${short}`
+    : `notes commit ${short} (at ${at.path}) was not pushed; it is no version purge removes: take it out of ${NOTES_REF} with git update-ref`;
+  const d = describeSecrets(hits, inputLines(text, hits), 'note', outcome);
+  throw new SecretDetected(d.message, { ...d.data, version: at.commit, target: version?.target ?? null, path: at.path });
 }
 
 /**

@@ -62,6 +62,8 @@ interface Slot {
   answered: boolean;
   /** the note's bytes, once found (they wait outside the JavaScript heap until their turn) */
   data: Buffer | null;
+  /** the id of the blob `data` was read from */
+  blob?: string;
   /** what the store says, when the note was not where it was asked for, or the version is native */
   viaStore: Promise<StreamedVersion | null> | null;
   /** hand on `v` as it is: its note was not wanted */
@@ -79,6 +81,8 @@ export async function* streamVersions(
   wantNote: (v: Unread) => boolean = () => true,
   /** leave out what this commit has (the versions a remote lacks: `tip ^not`) */
   not: string | null = null,
+  /** filled with the id of each note blob this reader read itself, by version (not those the store read) */
+  readBlobs?: Map<string, string>,
 ): AsyncGenerator<StreamedVersion | Unread> {
   const store = new HandoffStore(repo);
   const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
@@ -135,10 +139,11 @@ export async function* streamVersions(
     cat.stdin.write(pending.join(''));
     pending = [];
   };
-  const answer = (s: Slot, type: string | null, data: Buffer | null) => {
+  const answer = (s: Slot, type: string | null, data: Buffer | null, oid?: string) => {
     if (type === 'blob') {
       depth = s.depth;
       s.data = data;
+      s.blob = oid;
     } else if (type === null && ++s.tries < 2) {
       // Not at that depth: ask the other one (a note history grows from flat to fanned out).
       depth = 1 - s.depth;
@@ -169,7 +174,7 @@ export async function* streamVersions(
       const size = Number(last);
       if (buf.length < nl + 2 + size) break;
       const s = asked.shift();
-      if (s) answer(s, header.slice(header.lastIndexOf(' ', sp - 1) + 1, sp), buf.subarray(nl + 1, nl + 1 + size));
+      if (s) answer(s, header.slice(header.lastIndexOf(' ', sp - 1) + 1, sp), buf.subarray(nl + 1, nl + 1 + size), header.slice(0, header.indexOf(' ')));
       at = nl + 2 + size;
     }
     rest = at < buf.length ? buf.subarray(at) : null;
@@ -187,6 +192,7 @@ export async function* streamVersions(
   const settle = async (s: Slot): Promise<StreamedVersion | Unread | null> => {
     if (s.plain) return s.v;
     if (s.viaStore) return s.viaStore;
+    if (s.blob) readBlobs?.set(s.v.id, s.blob);
     return interpretNote(s.v, s.data!, maxBytes);
   };
   /** Waits until the oldest slot is answered. */
