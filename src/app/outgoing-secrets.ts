@@ -47,6 +47,8 @@ export async function refuseOutgoingSecrets(
   remoteTip: string | null,
   /** the build's digest the record is kept under (tests only; null: no record) */
   build: string | null = BUILD_DIGEST,
+  /** record: false reads the record but adds nothing to it (a dry run) */
+  opts: { record?: boolean } = {},
 ): Promise<void> {
   if (!tip || tip === remoteTip) return;
   const allowList = await repo.configAll('handoff.secrets.allow');
@@ -75,7 +77,7 @@ export async function refuseOutgoingSecrets(
     if (range.every(listed)) {
       // Everything a push to an empty remote sends is listed: the tip reaches only listed commits.
       const text = remoteTip === null ? recorded.with(key, [], tip) : null;
-      if (text) writeScannedNotes(path, text);
+      if (text && opts.record !== false) writeScannedNotes(path, text);
       return;
     }
   }
@@ -126,7 +128,7 @@ export async function refuseOutgoingSecrets(
     complete = true;
   } finally {
     if (check && key) {
-      if (complete)
+      if (complete && opts.record !== false)
         await record(path, key, recorded, range, remoteTip === null ? tip : null, async () => [
           ...(await check.single()),
           ...natives,

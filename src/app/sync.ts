@@ -287,6 +287,10 @@ async function dryRun(
   }
   // A rewritten tip lives only in memory: compare histories on the originals.
   const plan = ours === local && theirs === tip ? await planAttempt(repo, store, overlay, remote, local, tip, say, () => resolveIdentities(repo)) : null;
+  // The scan the push would meet, so a history the real sync refuses is not said to push. A
+  // merge planned here lives only in memory: what it would send of ours is `local ^tip`.
+  // Nothing is recorded (a dry run writes nothing).
+  if (plan?.newTip && plan.newTip !== tip && local) await refuseOutgoingSecrets(repo, store, local, tip, undefined, { record: false });
   const [incoming, outgoing] = plan ? await Promise.all([countVersions(store, tip, [local]), countVersions(store, local, [tip])]) : [0, 0];
   return {
     ...base,

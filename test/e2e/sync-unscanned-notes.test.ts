@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { FakeSecrets } from '../helpers/fake-secrets.js';
 import { Fleet, sync, writeVersion, type FleetRepo } from '../helpers/fleet.js';
 import { handoff } from '../helpers/cli.js';
@@ -136,5 +136,33 @@ describe('the outgoing scan reads every note blob a push sends', () => {
     const commit = f.a.gitRaw(['commit-tree', tree, '-p', tip], { input: message }).stdout.trim();
     f.a.git('update-ref', 'refs/notes/handoff', commit, tip);
     expectRefused(f, secret, key);
+  });
+});
+
+describe('sync --dry-run', () => {
+  it('meets the scan the push would: a history the real sync refuses is refused the same way, and nothing is pushed or recorded', () => {
+    const f = start();
+    const before = remoteNotes(f.fleet.remote.dir);
+    // A clean history still says what it would push.
+    writeVersion(f.a, 'clean again');
+    const ok = handoff(f.a, ['sync', '--dry-run', '--json', 'origin']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.json.outgoing).toBe(1);
+    const key = fake.awsAccessKey();
+    f.a.commit('feat: next', { 'n.txt': 'n\n' });
+    f.a.git('notes', '--ref', 'handoff', 'add', '-m', `goal: x\nnote: aws key ${key}\n`, 'HEAD');
+    const record = join(f.a.gitDir(), 'handoff', 'scanned-notes');
+    const recorded = existsSync(record) ? readFileSync(record, 'utf8') : null;
+    const dry = handoff(f.a, ['sync', '--dry-run', '--json', 'origin']);
+    expect(dry.code, dry.stderr).toBe(1);
+    expect(dry.json.error.code).toBe('SecretDetected');
+    expect(dry.stderr).toContain('AWS access key AKIA');
+    expect(dry.stderr).not.toContain(key.slice(4));
+    expect(existsSync(record) ? readFileSync(record, 'utf8') : null).toBe(recorded);
+    // the same refusal as the real sync's
+    const real = handoff(f.a, ['sync', '--json', 'origin']);
+    expect(real.code).toBe(1);
+    expect(dry.json.error).toEqual(real.json.error);
+    expect(remoteNotes(f.fleet.remote.dir)).toBe(before);
   });
 });
