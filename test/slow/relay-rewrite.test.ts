@@ -5,7 +5,7 @@
  * rewriteRef). What `relay` finds to relay (relayCandidate, on the real repository) is the
  * rewritten commit's version, asking as the version it was moved from; a `write` after the
  * rewrite ends the request. The relay that runs, once acked, is not asked again:
- * test/e2e/relay-notices.test.ts.
+ * test/slow/relay-notices.test.ts.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
