@@ -5,9 +5,9 @@
  * each is compared with `show`'s output, text for text.
  */
 import { describe, expect, it } from 'vitest';
-import { TestRepo, tempDir } from '../helpers/repo.js';
+import { TestRepo } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
-import { Fleet, sync, writeVersion } from '../helpers/fleet.js';
+import { STALE_LINE, divergedSessions, freshClone, movedByAmend, onAnotherBranch, remoteAhead, skippedStaleDue } from '../helpers/notice-situations.js';
 
 const TRIGGER = 'session handoff: read on start, write on end';
 
@@ -118,58 +118,30 @@ function start(repo: TestRepo): Started {
   return { notices, contexts, cli };
 }
 
-const staleLine = /^warning: this handoff is stale: written \d+ days ago \(2026-01-01\); confirm with the user before acting on it$/;
-
 describe('the session-start hook gives the notices git handoff show prints', () => {
   it('skipped invalid versions, stale, and a handoff due', () => {
-    const repo = TestRepo.init();
-    repo.commit('feat: one', { 'a.txt': '1\n' });
-    writeVersion(repo, 'the parser is half done');
-    const c2 = repo.commit('feat: two', { 'a.txt': '2\n' });
-    repo.git('notes', '--ref=handoff', 'add', '-m', 'summary: [a, list]', c2);
+    const { repo, due: c2 } = skippedStaleDue();
     const s = start(repo);
     expect(s.notices[0]).toMatch(/^warning: skipped version [0-9a-f]{12}: not a valid handoff \(summary: must be a string, not a list\)$/);
-    expect(s.notices).toContainEqual(expect.stringMatching(staleLine));
+    expect(s.notices).toContainEqual(expect.stringMatching(STALE_LINE));
     expect(s.notices.at(-1)).toBe(`a handoff is due: commit ${c2.slice(0, 7)} was made since this one; run 'git handoff write'`);
     for (const c of s.contexts) expect(c).toContain('the parser is half done');
   });
 
   it('no version on this branch: the newest one, and where it is from', () => {
-    const repo = TestRepo.init();
-    repo.commit('feat: one', { 'a.txt': '1\n' });
-    writeVersion(repo, 'on main');
-    repo.git('checkout', '-q', '-b', 'feature');
-    const s = start(repo);
+    const s = start(onAnotherBranch());
     expect(s.notices[0]).toBe('no handoff on branch feature yet; showing the newest one (from main)');
   });
 
   it('two sessions diverged', () => {
-    const fleet = new Fleet(2);
-    const [a, b] = fleet.clones;
-    a.commit('feat: a alone', { 'a.txt': 'a\n' });
-    const t = fleet.clock + 3600;
-    const later = handoff(a, ['write', '--json', '--summary', 'a on its own line'], {
-      env: { GIT_COMMITTER_DATE: `@${t} +0000`, GIT_AUTHOR_DATE: `@${t} +0000` },
-    });
-    expect(later.code, later.stderr).toBe(0);
-    b.commit('feat: b alone', { 'b.txt': 'b\n' });
-    const earlier = writeVersion(b, 'b on its own line');
-    sync(a);
-    sync(b);
-    const s = start(b);
+    const { repo, earlier } = divergedSessions();
+    const s = start(repo);
     expect(s.notices).toContainEqual(expect.stringMatching(new RegExp(`^two sessions diverged: version ${earlier.slice(0, 12)} \\(`)));
     for (const c of s.contexts) expect(c).toContain('a on its own line');
   });
 
   it('a version moved by a rewrite', () => {
-    const repo = TestRepo.init();
-    repo.commit('feat: start', { 'a.txt': 'a\n' });
-    const before = repo.commit('feat: parser', { 'b.txt': 'b\n' });
-    writeVersion(repo, 'parser done');
-    repo.git('config', 'notes.rewriteRef', 'refs/notes/handoff');
-    repo.git('config', 'notes.rewriteMode', 'overwrite');
-    repo.git('commit', '-q', '--amend', '-m', 'feat: parser, amended');
-    const after = repo.head();
+    const { repo, before, after } = movedByAmend();
     const s = start(repo);
     expect(s.notices).toContainEqual(
       expect.stringMatching(new RegExp(`^moved by a rewrite: this handoff was written at commit ${before.slice(0, 7)} and now sits on ${after.slice(0, 7)}`)),
@@ -177,25 +149,12 @@ describe('the session-start hook gives the notices git handoff show prints', () 
   });
 
   it('the fetched remote history holds versions this clone lacks', () => {
-    const fleet = new Fleet(2);
-    const [a, b] = fleet.clones;
-    writeVersion(b, 'b first');
-    writeVersion(a, 'a first');
-    writeVersion(a, 'a second');
-    sync(a);
-    b.git('fetch', '-q', 'origin', '+refs/notes/handoff:refs/notes/remotes/origin/handoff');
-    const s = start(b);
+    const s = start(remoteAhead());
     expect(s.notices).toContain("origin has 2 handoff versions this clone lacks; run 'git handoff sync origin'");
   });
 
   it('a fresh clone, with nothing to show yet, says how handoffs travel', () => {
-    const origin = TestRepo.init();
-    origin.commit('feat: one', { 'a.txt': '1\n' });
-    writeVersion(origin, 'in the origin only');
-    const dir = tempDir();
-    const clone = new TestRepo(dir, origin.env);
-    clone.git('clone', '-q', origin.dir, dir);
-    const s = start(clone);
+    const s = start(freshClone());
     expect(s.notices).toEqual([
       "no handoff in this clone yet: handoffs travel separately from the code (git clone and fetch do not bring refs/notes/handoff); get them with 'git handoff sync origin'",
     ]);

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
 import { cliPath, handoff } from '../helpers/cli.js';
-import { Fleet, sync, writeVersion } from '../helpers/fleet.js';
+import { writeVersion } from '../helpers/fleet.js';
+import { STALE_LINE, divergedSessions, remoteAhead, skippedStaleDue } from '../helpers/notice-situations.js';
 import { commitWithHooks, gitWithHooks } from '../helpers/hooks.js';
 
 const tmuxDir = tempDir('handoff-tmux-');
@@ -81,49 +82,25 @@ function relayed(repo: TestRepo): Relayed {
   return { prompt, notices, cli };
 }
 
-const staleLine = /^warning: this handoff is stale: written \d+ days ago \(2026-01-01\); confirm with the user before acting on it$/;
-
 describe('the relay prompt gives the notices git handoff show prints', () => {
   it('skipped invalid versions, stale, and a handoff due', () => {
-    const repo = TestRepo.init();
-    repo.commit('feat: one', { 'a.txt': '1\n' });
-    writeVersion(repo, 'the parser is half done', ['--relay']);
-    const c2 = repo.commit('feat: two', { 'a.txt': '2\n' });
-    repo.git('notes', '--ref=handoff', 'add', '-m', 'summary: [a, list]', c2);
+    const { repo, due: c2 } = skippedStaleDue(true);
     const s = relayed(repo);
     expect(s.notices[0]).toMatch(/^warning: skipped version [0-9a-f]{12}: not a valid handoff \(summary: must be a string, not a list\)$/);
-    expect(s.notices).toContainEqual(expect.stringMatching(staleLine));
+    expect(s.notices).toContainEqual(expect.stringMatching(STALE_LINE));
     expect(s.notices.at(-1)).toBe(`a handoff is due: commit ${c2.slice(0, 7)} was made since this one; run 'git handoff write'`);
     expect(s.prompt).toContain('the parser is half done');
   });
 
   it('two sessions diverged', () => {
-    const fleet = new Fleet(2);
-    const [a, b] = fleet.clones;
-    a.commit('feat: a alone', { 'a.txt': 'a\n' });
-    const t = fleet.clock + 3600;
-    const later = handoff(a, ['write', '--json', '--relay', '--summary', 'a on its own line'], {
-      env: { GIT_COMMITTER_DATE: `@${t} +0000`, GIT_AUTHOR_DATE: `@${t} +0000` },
-    });
-    expect(later.code, later.stderr).toBe(0);
-    b.commit('feat: b alone', { 'b.txt': 'b\n' });
-    const earlier = writeVersion(b, 'b on its own line');
-    sync(a);
-    sync(b);
-    const s = relayed(b);
+    const { repo, earlier } = divergedSessions(true);
+    const s = relayed(repo);
     expect(s.notices).toContainEqual(expect.stringMatching(new RegExp(`^two sessions diverged: version ${earlier.slice(0, 12)} \\(`)));
     expect(s.prompt).toContain('a on its own line');
   });
 
   it('the fetched remote history holds versions this clone lacks', () => {
-    const fleet = new Fleet(2);
-    const [a, b] = fleet.clones;
-    writeVersion(b, 'b first', ['--relay']);
-    writeVersion(a, 'a first');
-    writeVersion(a, 'a second');
-    sync(a);
-    b.git('fetch', '-q', 'origin', '+refs/notes/handoff:refs/notes/remotes/origin/handoff');
-    const s = relayed(b);
+    const s = relayed(remoteAhead(true));
     expect(s.notices).toContain("origin has 2 handoff versions this clone lacks; run 'git handoff sync origin'");
     expect(s.prompt).toContain('b first');
   });
