@@ -81,11 +81,8 @@ export class SingleNoteCheck {
   }
 
   private begin(): ReturnType<typeof start> {
-    const child = start('git', ['cat-file', '--batch-check=%(objecttype)'], {
-      cwd: this.repo.workTree ?? this.repo.gitDir,
-      // the objects the push sends, not what a `git replace` shows in their place
-      env: { GIT_DIR: this.repo.gitDir, GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1' },
-    });
+    // the objects the push sends, not what a `git replace` shows in their place
+    const child = this.repo.startReadOnlyGit(['cat-file', '--batch-check=%(objecttype)'], { realObjects: true });
     child.stdout.on('data', (b: Buffer) => this.out.push(b));
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));

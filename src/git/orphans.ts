@@ -9,7 +9,6 @@ import type { Candidate } from '../core/orphans.js';
 import { objectTypes } from './object-types.js';
 import type { PassThrough } from 'node:stream';
 import { GitFailed } from '../errors.js';
-import { start } from '../process/run.js';
 
 /** What counts as "still in use": every branch, tag, remote branch and HEAD. */
 const LIVE_REFS = ['--branches', '--tags', '--remotes', 'HEAD'];
@@ -152,7 +151,7 @@ const COMMIT = Buffer.from('commit');
 
 /** Runs git in `repo` as Repo.runGit does for a read, handing on its output as it comes. */
 function streamGit(repo: Repo, args: string[], onData: (chunk: Buffer) => void): Promise<{ code: number; stderr: string }> {
-  const child = start('git', args, { cwd: repo.workTree ?? repo.gitDir, env: { GIT_DIR: repo.gitDir, GIT_OPTIONAL_LOCKS: '0' } });
+  const child = repo.startReadOnlyGit(args);
   child.stdin.end();
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));

@@ -160,6 +160,18 @@ export class Repo {
     return pipeGit(first, second, this.gitOptions(opts));
   }
 
+  /**
+   * A long-lived read-only git (a `cat-file --batch` fed as work comes, a listing handed on as
+   * it comes), where runGit runs git and taking no optional locks. `realObjects`: the objects
+   * themselves, past any `git replace` (what a push sends, what the in-process reader reads).
+   */
+  startReadOnlyGit(args: string[], opts: { realObjects?: boolean } = {}): ReturnType<typeof start> {
+    return start('git', args, {
+      cwd: this.workTree ?? this.gitDir,
+      env: { GIT_DIR: this.gitDir, GIT_OPTIONAL_LOCKS: '0', ...(opts.realObjects ? { GIT_NO_REPLACE_OBJECTS: '1' } : {}) },
+    });
+  }
+
   /** All config values, read once per process (`git config -l -z`). Keys are spelled as git prints them: section and name lower-cased, a subsection as written. */
   async config(): Promise<Map<string, string[]>> {
     if (this.configCache) return this.configCache;

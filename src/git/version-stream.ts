@@ -24,7 +24,6 @@ import { HandoffStore, interpretNote, type Selection, type NoteReading } from '.
 import { writeBranchIndex } from './branch-index.js';
 import { DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { GitFailed } from '../errors.js';
-import { start } from '../process/run.js';
 import { isObjectId } from '../core/object-id.js';
 
 export interface StreamedVersion extends NoteReading {
@@ -86,17 +85,15 @@ export async function* streamVersions(
 ): AsyncGenerator<StreamedVersion | Unread> {
   const store = new HandoffStore(repo);
   const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
-  // Both processes run where Repo runs git, read-only (no optional locks taken), and read
-  // the objects themselves, as the store's reader does: a `git replace` must not show the
-  // outgoing secret scan a clean note where the push sends the real one.
-  const opts = { cwd: repo.workTree ?? repo.gitDir, env: { GIT_DIR: repo.gitDir, GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1' } };
-  const log = start(
-    'git',
+  // Both read the objects themselves, as the store's reader does: a `git replace` must not
+  // show the outgoing secret scan a clean note where the push sends the real one.
+  const opts = { realObjects: true };
+  const log = repo.startReadOnlyGit(
     ['--no-replace-objects', 'log', '-z', '--no-show-signature', '--no-color', '--format=%H %ct %P%n%B', tip, ...(not ? [`^${not}`] : []), '--'],
     opts,
   );
   log.stdin.end();
-  const cat = start('git', ['cat-file', '--batch'], opts);
+  const cat = repo.startReadOnlyGit(['cat-file', '--batch'], opts);
   let logErr = '';
   let catErr = '';
   log.stderr.on('data', (b: Buffer) => (logErr += b.toString()));
