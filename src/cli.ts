@@ -22,6 +22,8 @@ async function allSpecs(): Promise<CommandSpec[]> {
 
 export async function main(argv: string[], io: Io = processIo(), cwd = process.cwd()): Promise<number> {
   const wantsJson = argv.includes('--json');
+  // a usage error met while a command runs points to that command's -h
+  let running: string | null = null;
   try {
     const [name, ...rest] = argv;
     if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
@@ -46,6 +48,7 @@ export async function main(argv: string[], io: Io = processIo(), cwd = process.c
       throw new UsageError(`'${name}' is not a git handoff command${near ? ` (did you mean '${near}'?)` : ''}; see 'git handoff -h'`);
     }
     const { command } = await load();
+    running = name;
     const args = parseCommandArgs(command.spec, rest);
     if (args.values.help) {
       io.out(renderHelp(command.spec));
@@ -54,7 +57,7 @@ export async function main(argv: string[], io: Io = processIo(), cwd = process.c
     const code = await command.run(args, { io, cwd, json: Boolean(args.values.json), version: VERSION });
     return code ?? 0;
   } catch (e) {
-    return reportError(asFileSystemRefusal(e, cwd), io, wantsJson);
+    return reportError(asFileSystemRefusal(e, cwd), io, wantsJson, running);
   } finally {
     for (const w of takeConfigWarnings()) io.err(`git handoff: warning: ${w}`);
   }
@@ -78,12 +81,13 @@ function asFileSystemRefusal(e: unknown, cwd: string): unknown {
   return line ? new FileSystemRefused(line) : e;
 }
 
-function reportError(e: unknown, io: Io, json: boolean): number {
+function reportError(e: unknown, io: Io, json: boolean, command: string | null): number {
   const known = isHandoffError(e);
   const code = known ? e.code : 'InternalError';
   const message = reportedMessage(e);
   // One line, always; a usage error says where the usage is.
-  io.err(`git handoff: ${message}${known && e.exitCode === 2 && !/ -h'/.test(message) ? " (see 'git handoff -h')" : ''}`);
+  const help = command ? `git handoff ${command} -h` : 'git handoff -h';
+  io.err(`git handoff: ${message}${known && e.exitCode === 2 && !/ -h'/.test(message) ? ` (see '${help}')` : ''}`);
   const stack = (e as { stack?: unknown } | null)?.stack;
   if (process.env.HANDOFF_DEBUG && typeof stack === 'string') io.err(stack);
   if (json) io.json({ ok: false, error: { code, message, ...(known && Object.keys(e.data).length ? { data: e.data } : {}) } });

@@ -209,8 +209,8 @@ export class NoPolicy extends Refused {
 export class PersonRequired extends Refused {
   static override code = 'PersonRequired';
 }
-/** Exit 1: `--agent` names an agent we have no adapter for. */
-export class UnknownAgent extends Refused {
+/** Exit 2, a usage error: `--agent` names an agent we have no adapter for. */
+export class UnknownAgent extends UsageError {
   static override code = 'UnknownAgent';
 }
 /** Exit 1: an agent's settings file (JSON, TOML) cannot be read or merged safely; it is left as it is. */

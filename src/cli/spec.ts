@@ -26,7 +26,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): ParsedArgs 
   try {
     parsed = parseArgs({ args: joinStringValues(argv, options), options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${spec.name}: ${usageMessage((e as Error).message, spec)}; see 'git handoff ${spec.name} -h'`);
+    throw new UsageError(`${spec.name}: ${usageMessage((e as Error).message, spec, argv)}; see 'git handoff ${spec.name} -h'`);
   }
   const values = parsed.values as ParsedArgs['values'];
   if (values.help) return { values, positionals: parsed.positionals };
@@ -71,7 +71,7 @@ function joinStringValues(argv: string[], options: Record<string, { type: 'strin
   return out;
 }
 
-function usageMessage(m: string, spec: CommandSpec): string {
+function usageMessage(m: string, spec: CommandSpec, argv: string[]): string {
   // Node's messages are long and mention parseArgs; keep the part a user needs.
   const unknown = /Unknown option '([^']+)'/.exec(m);
   if (unknown) {
@@ -80,7 +80,13 @@ function usageMessage(m: string, spec: CommandSpec): string {
     return `unknown option '${typed}'${long ? ` (did you mean '--${long}'?)` : ''}`;
   }
   const missing = /Option '([^']+)' argument missing/.exec(m);
-  if (missing) return `option '${missing[1].replace(/^-\w, /, '')}' needs a value`;
+  if (missing) {
+    // name the option as it was typed: `-n` for `log -n`, not `--max-count <value>`
+    const [, short, long] = /^(?:-(\w), )?--([^ ]+)/.exec(missing[1]) ?? [];
+    const typed = argv.at(-1);
+    const named = typed === `-${short}` || typed === `--${long}` ? typed : missing[1].replace(/^-\w, /, '');
+    return `option '${named}' needs a value`;
+  }
   const unexpected = /Unexpected argument '([^']+)'/.exec(m);
   if (unexpected) return `unexpected argument '${unexpected[1]}'`;
   return m.split('\n')[0];

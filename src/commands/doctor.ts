@@ -34,9 +34,12 @@ export function doctorJson(r: DoctorResult) {
   };
 }
 
+const HEALTHY = 'healthy: nothing needs fixing';
+
 /** One line per finding: its level (fixed, fixable, problem, note), what it is, and what --fix or the user does. */
 export function renderDoctor(r: DoctorResult, fix: boolean): string {
-  if (!r.findings.length) return 'no problems found\n';
+  // the same words in a work tree (where init's setup yields notes) and in a bare repository
+  if (!r.findings.length) return `${HEALTHY}\n`;
   const lines: string[] = [];
   const printed = new Set<Finding['group']>();
   for (const f of r.findings) {
@@ -48,6 +51,6 @@ export function renderDoctor(r: DoctorResult, fix: boolean): string {
     }
   }
   if (!fix && r.findings.some((f) => f.fixable && !f.fixed)) lines.push("run 'git handoff doctor --fix' to repair what can be repaired");
-  else if (r.healthy) lines.push('healthy: nothing needs fixing');
+  else if (r.healthy) lines.push(HEALTHY);
   return `${lines.join('\n')}\n`;
 }

@@ -81,7 +81,7 @@ export function renderSync(r: SyncResult): string {
       break;
     case 'merge':
       lines.push(
-        `${r.dryRun ? 'would merge' : 'merged'} ${versions(r.incoming)} from ${r.remote} with ${versions(r.outgoing)} from here${r.dryRun ? '' : ` into ${short(r.local.after)}, pushed`}`,
+        `${r.dryRun ? 'would merge' : 'merged'} ${versions(r.incoming)} from ${r.remote} with ${versions(r.outgoing)} from here${r.dryRun ? '' : ' and pushed the result'}`,
       );
       for (const c of r.conflicts) {
         const what = c.target ? `the note of ${c.target.slice(0, 7)}` : c.path;

@@ -38,9 +38,11 @@ export async function requireRemote(repo: Repo, name: string | undefined): Promi
       const remotes = [...(await repo.config()).keys()].map((k) => /^remote\.(.+)\.url$/.exec(k)?.[1]).filter((r): r is string => Boolean(r));
       const known = [...new Set(remotes)];
       const near = nearestName(name, known);
-      const next = known.length
-        ? `the configured ${known.length === 1 ? 'remote is' : 'remotes are'} ${known.map((r) => `'${r}'`).join(', ')}`
-        : `there is none; add one with 'git remote add ${/^[\w.-]+$/.test(name) ? name : '<name>'} <url>'`;
+      const next = known.length ? `the configured ${known.length === 1 ? 'remote is' : 'remotes are'} ${known.map((r) => `'${r}'`).join(', ')}` : null;
+      if (!next) {
+        const add = `git remote add ${/^[\w.-]+$/.test(name) ? name : '<name>'} <url>`;
+        throw new NoRemote(`'${name}' is not a configured remote (this repository has none); add one with '${add}'`, { remote: name });
+      }
       throw new NoRemote(`'${name}' is not a configured remote${near ? ` (did you mean '${near}'?)` : ''}; ${next}`, { remote: name });
     }
     return name;

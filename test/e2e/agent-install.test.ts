@@ -193,8 +193,8 @@ describe('init --agent', () => {
     expect(existsSync(join(repo.dir, 'GEMINI.md'))).toBe(false);
     expect(existsSync(join(repo.dir, '.git/hooks/post-commit'))).toBe(false);
     const unknown = handoff(repo, ['init', '--agent', 'windsurf']);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/unknown agent 'windsurf' \(claude, codex, gemini, cursor, copilot, opencode or droid\)/);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown agent 'windsurf'; --agent takes claude, codex, gemini, cursor, copilot, opencode or droid/);
   });
 
   it('the installed command works as the agent runs it', () => {

@@ -137,7 +137,7 @@ describe('doctor: a stale lock left by a killed writer', () => {
     expect(fixed.code).toBe(0);
     expect(existsSync(lock)).toBe(false);
     writeVersion(repo, 'after the crash');
-    expect(handoff(repo, ['doctor']).stdout).toBe('no problems found\n');
+    expect(handoff(repo, ['doctor']).stdout).toBe('healthy: nothing needs fixing\n');
     repo.fsck();
   });
 });
@@ -186,7 +186,7 @@ describe('doctor: a note on a commit this clone has not fetched yet', () => {
     expect(b.notesRef()).toBe(tip);
 
     b.git('fetch', '-q', 'origin');
-    expect(handoff(b, ['doctor']).stdout).toBe('no problems found\n');
+    expect(handoff(b, ['doctor']).stdout).toBe('healthy: nothing needs fixing\n');
     expect(b.nativeNote(rebased)).toContain('summary: feat after the rebase');
     b.fsck();
   });

@@ -34,6 +34,7 @@ import { addMcpServer, MCP_REGISTRATIONS, removeMcpServer } from '../../agents/m
 import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_MARK } from '../../agents/opencode-plugin.js';
 import { readInstallRecord } from '../../state/install-files.js';
 import { InvalidAgentSettings, UnknownAgent } from '../../errors.js';
+import { nearestName } from '../../core/nearest-name.js';
 import type { Installer, InstallOptions, InstallRecord, PlanContext, RecordedFile, Step } from './types.js';
 
 /** How to take an agent file change back (stored in install.json). */
@@ -114,7 +115,11 @@ export function agentsWanted(options: InstallOptions): AgentName[] {
     .flatMap((a) => a.split(','))
     .map((a) => a.trim())
     .filter(Boolean);
-  for (const a of list) if (!(AGENT_NAMES as readonly string[]).includes(a)) throw new UnknownAgent(`init: unknown agent '${a}' (${AGENT_LIST})`);
+  for (const a of list) {
+    if ((AGENT_NAMES as readonly string[]).includes(a)) continue;
+    const near = nearestName(a, [...AGENT_NAMES]);
+    throw new UnknownAgent(`init: unknown agent '${a}'${near ? ` (did you mean '${near}'?)` : ''}; --agent takes ${AGENT_LIST}`);
+  }
   return [...new Set(list)] as AgentName[];
 }
 
