@@ -23,7 +23,7 @@ import {
 } from '../../state/install-files.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
 import { InstallationIncomplete } from '../../errors.js';
-import { gitHooksInstaller } from './git-hooks.js';
+import { gitHooksInstaller } from './git-hooks/index.js';
 import { notesConfigInstaller } from './notes-config.js';
 import { syncInstaller } from './sync.js';
 import { agentInstallers } from './agents.js';

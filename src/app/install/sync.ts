@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { NOTES_REF } from '../../git/repo.js';
 import { defaultRemote, trackingRef } from '../../git/remote.js';
 import { SHIM_MARKER, hasBlock, withoutBlock } from '../../core/hook-blocks.js';
-import { CHAINED_SUFFIX, gitHooksInstaller, hookLayout, planHook } from './git-hooks.js';
+import { CHAINED_SUFFIX, gitHooksInstaller, hookLayout, planHook } from './git-hooks/index.js';
 import type { Installer, PlanContext, Step } from './types.js';
 
 export const SYNC_HOOK = 'pre-push';
