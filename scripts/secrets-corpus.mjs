@@ -1,9 +1,9 @@
 // `node scripts/secrets-corpus.mjs [--json]`: builds the scanner's measurement corpus
 // (test/helpers/secret-corpus.ts: provider-format values in handoff contexts, generic
 // credentials in every common syntax, ordinary engineering prose) and prints recall and
-// false alarms. Also scans this repository's README lines as real prose.
+// false alarms. Also scans this repository's README and docs/ lines as real prose.
 import { build } from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,9 +26,18 @@ try {
   });
   const { scoreCorpus, scanText, HAND_WRITTEN_COUNT } = await import(pathToFileURL(out).href);
   const s = scoreCorpus(scanText);
-  const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim());
+  // The README and every docs/ page, as real prose.
+  const pages = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  const readme = pages.flatMap((p) =>
+    readFileSync(join(root, p), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim()),
+  );
   const readmeAlarms = readme.flatMap((line) => scanText(line).map((h) => ({ line, kind: h.kind })));
   const pct = (a, b) => `${((100 * a) / b).toFixed(1)}%`;
   if (process.argv.includes('--json')) {
@@ -40,7 +49,7 @@ try {
     for (const m of s.missed) console.log(`  missed ${m.rule}: ${m.text.slice(0, 60)}...`);
     console.log(`prose: ${s.falseAlarms.length} false alarm(s) on ${s.proseLines} lines (${HAND_WRITTEN_COUNT} written by hand, the rest templated)`);
     for (const a of s.falseAlarms) console.log(`  ${a.kind}: ${a.line}`);
-    console.log(`README.md: ${readmeAlarms.length} hit(s) on ${readme.length} non-empty lines`);
+    console.log(`README.md and docs/: ${readmeAlarms.length} hit(s) on ${readme.length} non-empty lines`);
     for (const a of readmeAlarms) console.log(`  ${a.kind}: ${a.line.slice(0, 100)}`);
   }
 } finally {
