@@ -254,22 +254,25 @@ describe('README', () => {
   const root = () => inject('packageRoot');
   const readme = () => readFileSync(join(root(), 'README.md'), 'utf8');
 
-  it('the Everyday use sample handoff.yaml is accepted as it is, with no warning, and prerequisites and uninstall are there', () => {
+  it('the Everyday use sample handoff.yaml (docs/commands.md) is accepted as it is, with no warning, and prerequisites and uninstall are there', () => {
     const text = readme();
-    const everyday = text.slice(text.indexOf('## Everyday use'), text.indexOf('\n## ', text.indexOf('## Everyday use') + 5));
-    const sample = /A `handoff\.yaml` to start from[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(everyday);
+    const commands = readFileSync(join(root(), 'docs/commands.md'), 'utf8');
+    const everyday = commands.slice(commands.indexOf('## Everyday use'), commands.indexOf('\n## ', commands.indexOf('## Everyday use') + 5));
+    const sample = /A `handoff\.yaml` to start from[\s\S]*?\n\n```yaml\n([\s\S]*?)```/.exec(everyday);
     expect(sample, 'a sample handoff.yaml in Everyday use').not.toBeNull();
     const repo = repoWithCommit();
     const w = handoff(repo, ['write', '--json'], { input: sample![1] });
     expect(w.code, w.stderr).toBe(0);
     expect(w.stderr).toBe('');
-    expect(w.json.handoff).toMatchObject({ status: 'active', cursor: { next_step: 'Add line numbers to parse errors.' } });
+    expect(w.json.handoff).toMatchObject({ status: 'active', cursor: { next_step: 'Add a failing test for quoted commas.' } });
     const engines = JSON.parse(readFileSync(join(root(), 'package.json'), 'utf8')).engines.node;
     expect(engines).toBe('>=20.12');
     expect(text).toContain('Node.js >= 20.12');
-    expect(text).toMatch(/npm config set prefix/);
+    // EACCES: a prefix given on the command line, which changes no npm config for good.
+    expect(text).not.toMatch(/npm config set prefix/);
+    expect(text).toContain('npm install -g --prefix ~/.local');
     expect(text).toContain('npm uninstall -g git-handoff');
-    expect(text).toMatch(/The second runs the whole test suite[\s\S]{0,200}about \d+ minutes? on a 2-core machine/);
+    expect(text).toMatch(/The second runs the test suite[\s\S]{0,100}about \d+ minutes? on 2 cores/);
   });
 
   const npmMajor = Number(spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.split('.')[0]);
