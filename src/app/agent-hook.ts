@@ -23,6 +23,7 @@ import { showHandoff } from './show.js';
 import { bookmarkText, notices } from './show-report.js';
 import { loadPhrases } from './phrases-policy.js';
 import { NotARepository, UntrustedRepository, isHandoffError } from '../errors.js';
+import { visibleDeep } from '../core/visible-text.js';
 
 export interface AgentHookCall {
   agent: string;
@@ -67,7 +68,10 @@ export async function runAgentHook(call: AgentHookCall): Promise<AgentHookOutcom
     if (adapter !== named && hasOwnHooks(repo.workTree, adapter)) return SILENT;
     if (!hasTriggerLine(repo.workTree, named) && !hasTriggerLine(repo.workTree, adapter)) return SILENT;
     const reply = await HANDLERS[event](repo, adapter, parsed.input, call.env);
-    return { stdout: adapter.render(event, reply), stderr: (reply.warnings ?? []).map((w) => `git handoff: hook ${call.event} --agent ${call.agent}: ${w}`) };
+    return {
+      stdout: adapter.render(event, visibleDeep(reply)),
+      stderr: (reply.warnings ?? []).map((w) => `git handoff: hook ${call.event} --agent ${call.agent}: ${w}`),
+    };
   } catch (e) {
     return fail(`${(e as Error).message ?? String(e)}`.split('\n')[0]);
   } finally {

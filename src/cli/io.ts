@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { Painter } from '../core/bookmark.js';
 import type { Io } from '../app/io.js';
 import { InvalidInput } from '../errors.js';
+import { jsonVisible, visibleText } from '../core/visible-text.js';
 
 /**
  * `tty.isatty`, asked only of a character device: loading `node:tty` costs Node's network
@@ -56,8 +57,9 @@ export function processIo(): Io {
   let stdinIsTTY: boolean | undefined;
   return {
     out: (t) => writeAll(1, t),
-    err: (l) => writeAll(2, l.endsWith('\n') ? l : `${l}\n`),
-    json: (doc) => writeAll(1, `${JSON.stringify(doc, null, 2)}\n`),
+    // stderr is for people only (errors name what a note or a branch holds): shown visibly
+    err: (l) => writeAll(2, visibleText(l.endsWith('\n') ? l : `${l}\n`)),
+    json: (doc) => writeAll(1, `${jsonVisible(JSON.stringify(doc, null, 2))}\n`),
     get color() {
       return (color ??= colorEnabled(1));
     },

@@ -2,6 +2,7 @@ import type { CommandModule } from './types.js';
 import { JSON_OPTION } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { findingLevel, runDoctor, type DoctorResult, type Finding } from '../app/doctor.js';
+import { visibleText } from '../core/visible-text.js';
 
 export const command: CommandModule = {
   spec: {
@@ -21,7 +22,7 @@ export const command: CommandModule = {
     const fix = Boolean(args.values.fix);
     const r = await withRepo(ctx.cwd, (repo) => runDoctor(repo, { fix, reattachMissing: Boolean(args.values['reattach-missing']) }));
     if (ctx.json) ctx.io.json(doctorJson(r));
-    else ctx.io.out(renderDoctor(r, fix));
+    else ctx.io.out(visibleText(renderDoctor(r, fix)));
     return r.healthy ? 0 : 1;
   },
 };

@@ -5,6 +5,7 @@ import { DRY_RUN_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { exportHandoff, EXPORT_FORMATS, type ExportFormat } from '../app/export.js';
 import { UsageError } from '../errors.js';
+import { jsonVisible, visibleText } from '../core/visible-text.js';
 
 export const command: CommandModule = {
   spec: {
@@ -35,7 +36,8 @@ export const command: CommandModule = {
       ctx.io.err(
         `git handoff: no handoff on ${r.fallback.branch === null ? 'this detached HEAD' : `branch ${r.fallback.branch}`} yet; exporting the newest one${r.fallback.from ? ` (from ${r.fallback.from})` : ''}`,
       );
-    if (!output) return void ctx.io.out(r.text);
+    // To stdout the export is a rendering: shown visibly (JSON keeps the exact text as escapes); a file gets the exact text.
+    if (!output) return void ctx.io.out(format === 'json' ? jsonVisible(r.text) : visibleText(r.text));
     const path = resolve(ctx.cwd, output);
     if (args.values['dry-run'])
       return void ctx.io.out(`dry run: would write version ${r.version.slice(0, 12)} as ${format} to ${path} (${Buffer.byteLength(r.text)} bytes)\n`);

@@ -3,6 +3,7 @@ import { JSON_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { logVersions } from '../app/log.js';
 import { UsageError } from '../errors.js';
+import { jsonVisible, visibleText } from '../core/visible-text.js';
 
 /** Output gathered into writes of about 64 KiB: one write per version would be 50,000 system calls. */
 function chunked(write: (text: string) => void): { write(text: string): void; flush(): void } {
@@ -43,9 +44,9 @@ const flat = (x: unknown) => x === null || typeof x === 'string' || typeof x ===
 export function jsonRow(r: LogRow): string {
   const j = JSON.stringify;
   if (!(flat(r.version) && flat(r.target) && flat(r.date) && flat(r.valid) && flat(r.session_id) && flat(r.status) && flat(r.summary))) {
-    return JSON.stringify(r, null, 2).replace(/\n/g, '\n    ');
+    return jsonVisible(JSON.stringify(r, null, 2).replace(/\n/g, '\n    '));
   }
-  return `{
+  return jsonVisible(`{
       "version": ${j(r.version)},
       "target": ${j(r.target)},
       "date": ${j(r.date)},
@@ -53,7 +54,7 @@ export function jsonRow(r: LogRow): string {
       "session_id": ${j(r.session_id)},
       "status": ${j(r.status)},
       "summary": ${j(r.summary)}
-    }`;
+    }`);
 }
 
 export const command: CommandModule = {
@@ -99,11 +100,11 @@ export const command: CommandModule = {
         }
         const head = `${p.warn(v.id.slice(0, 12))} ${p.dim(date.replace('T', ' ').replace('Z', ''))}`;
         if (!v.valid) {
-          out.write(`${head} ${v.target.slice(0, 7)} (invalid: ${v.problems[0]})\n`);
+          out.write(`${head} ${v.target.slice(0, 7)} (invalid: ${visibleText(v.problems[0] ?? '')})\n`);
           continue;
         }
         const summary = (v.handoff.summary ?? '').split('\n')[0];
-        out.write(`${head} ${v.target.slice(0, 7)} ${v.branch ?? '-'} ${v.handoff.status ?? '-'} ${summary}\n`);
+        out.write(`${head} ${v.target.slice(0, 7)} ${visibleText(`${v.branch ?? '-'} ${v.handoff.status ?? '-'} ${summary}`)}\n`);
       }
       if (ctx.json) out.write(n ? '\n  ]\n}\n' : ']\n}\n');
       out.flush();

@@ -2,6 +2,7 @@ import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { purgeVersions, type PurgeResult } from '../app/purge.js';
+import { visibleText } from '../core/visible-text.js';
 
 export const command: CommandModule = {
   spec: {
@@ -20,7 +21,7 @@ export const command: CommandModule = {
   async run(args, ctx) {
     const r = await withRepo(ctx.cwd, (repo) => purgeVersions(repo, args.positionals, Boolean(args.values['dry-run'])));
     if (ctx.json) return void ctx.io.json(purgeJson(r));
-    ctx.io.out(renderPurge(r));
+    ctx.io.out(visibleText(renderPurge(r)));
   },
 };
 

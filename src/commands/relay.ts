@@ -3,6 +3,7 @@ import { JSON_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { DEFAULT_TIMEOUT_S, relayLoop, relayOnce, relayStatus } from '../app/relay.js';
 import { UsageError } from '../errors.js';
+import { visibleText } from '../core/visible-text.js';
 
 export const command: CommandModule = {
   spec: {
@@ -82,5 +83,5 @@ async function status(ctx: CommandContext, max: string | undefined) {
     });
   }
   if (!rows.length) return void ctx.io.out('no relays yet\n');
-  for (const r of rows) ctx.io.out(`${r.relay_id}  ${r.status.padEnd(11)} ${r.session}  ${r.started_at}${r.reason ? `  ${r.reason}` : ''}\n`);
+  for (const r of rows) ctx.io.out(visibleText(`${r.relay_id}  ${r.status.padEnd(11)} ${r.session}  ${r.started_at}${r.reason ? `  ${r.reason}` : ''}\n`));
 }

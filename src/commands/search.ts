@@ -3,6 +3,7 @@ import { JSON_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { searchHandoffs, type SearchOrder, type SearchResult } from '../app/search.js';
 import { UsageError } from '../errors.js';
+import { visibleText } from '../core/visible-text.js';
 
 export const command: CommandModule = {
   spec: {
@@ -33,7 +34,9 @@ export const command: CommandModule = {
     if (r.skippedInvalid) ctx.io.err(`warning: skipped ${r.skippedInvalid} invalid note${r.skippedInvalid === 1 ? '' : 's'}`);
     const p = ctx.io.paint;
     for (const h of r.hits) {
-      ctx.io.out(`${p.warn(h.version.slice(0, 12))} ${p.dim(h.date.replace('T', ' ').replace('Z', ''))} ${h.branch ?? '-'} ${h.field}: ${h.snippet}\n`);
+      ctx.io.out(
+        `${p.warn(h.version.slice(0, 12))} ${p.dim(h.date.replace('T', ' ').replace('Z', ''))} ${visibleText(`${h.branch ?? '-'} ${h.field}: ${h.snippet}`)}\n`,
+      );
     }
     if (!r.hits.length) ctx.io.err(`no version matches '${query}' (${r.searched} searched)`);
     else if (r.more) ctx.io.err(`… ${r.more} more; use -n to see them`);

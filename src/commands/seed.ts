@@ -4,6 +4,7 @@ import { LANG_OPTION, WORK_ITEM_OPTION } from './work-item-output.js';
 import { withRepo } from '../app/repository.js';
 import { seedFor } from '../app/seed.js';
 import { parseItemOption } from '../app/work-items.js';
+import { visibleText } from '../core/visible-text.js';
 
 export const command: CommandModule = {
   spec: {
@@ -19,6 +20,6 @@ export const command: CommandModule = {
     const r = await withRepo(ctx.cwd, (repo) => seedFor(repo, ref, { lang: str(args.values.lang) }));
     if (r.notice) ctx.io.err(`git handoff: ${r.notice}`);
     if (ctx.json) ctx.io.json({ ok: true, work_item: r.workItem, seed: r.seed });
-    else ctx.io.out(r.seed);
+    else ctx.io.out(visibleText(r.seed));
   },
 };

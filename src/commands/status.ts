@@ -5,6 +5,7 @@ import { withRepo } from '../app/repository.js';
 import { allStatuses, itemStatus, type ItemStatus } from '../app/status.js';
 import { parseItemOption } from '../app/work-items.js';
 import { serializeReceipt } from '../core/receipt.js';
+import { visibleText } from '../core/visible-text.js';
 
 function itemJson(s: ItemStatus) {
   return {
@@ -70,7 +71,7 @@ export const command: CommandModule = {
       const { status, notice } = await withRepo(ctx.cwd, (repo) => itemStatus(repo, ref));
       if (notice) ctx.io.err(`git handoff: ${notice}`);
       if (ctx.json) return void ctx.io.json({ ok: true, item: itemJson(status) });
-      return void ctx.io.out(render(status));
+      return void ctx.io.out(visibleText(render(status)));
     }
     const { statuses, notice } = await withRepo(ctx.cwd, (repo) => allStatuses(repo));
     if (notice) ctx.io.err(`git handoff: ${notice}`);
@@ -81,7 +82,7 @@ export const command: CommandModule = {
         `git handoff: ${unread} item${unread === 1 ? '' : 's'} could not be read from the tracker (shown from our record only); re-run 'git handoff status' once gh works`,
       );
     if (ctx.json) ctx.io.json({ ok: true, items: statuses.map(itemJson) });
-    else ctx.io.out(statuses.length ? statuses.map(render).join('') : 'no work items yet\n');
+    else ctx.io.out(statuses.length ? visibleText(statuses.map(render).join('')) : 'no work items yet\n');
     return unread ? 4 : 0;
   },
 };

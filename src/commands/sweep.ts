@@ -2,6 +2,7 @@ import type { CommandModule } from './types.js';
 import { JSON_OPTION } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { sweepWorkTree } from '../app/sweep.js';
+import { visibleText } from '../core/visible-text.js';
 
 export const command: CommandModule = {
   spec: {
@@ -21,10 +22,10 @@ export const command: CommandModule = {
     const consolidate = p.warn('consolidate');
     const skip = p.dim('skip       ');
     for (const t of r.topics) {
-      text += `${t.action === 'consolidate' ? consolidate : skip} ${t.path} (${t.topic}; ${t.fidelity}; ${t.entries} ${t.entries === 1 ? 'entry' : 'entries'}): ${t.reason}\n`;
+      text += `${t.action === 'consolidate' ? consolidate : skip} ${visibleText(`${t.path} (${t.topic}; ${t.fidelity}; ${t.entries} ${t.entries === 1 ? 'entry' : 'entries'}): ${t.reason}`)}\n`;
     }
-    if (r.then) text += `then: ${r.then}\n`;
-    if (r.hint) text += `hint: ${r.hint}\n`;
+    if (r.then) text += `then: ${visibleText(r.then)}\n`;
+    if (r.hint) text += `hint: ${visibleText(r.hint)}\n`;
     ctx.io.out(text);
   },
 };

@@ -3,6 +3,7 @@ import { DRY_RUN_OPTION, JSON_OPTION } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { syncHandoffs, type SyncResult } from '../app/sync.js';
 import { stderrProgress } from '../cli/progress.js';
+import { visibleText } from '../core/visible-text.js';
 
 export const command: CommandModule = {
   spec: {
@@ -30,7 +31,7 @@ export const command: CommandModule = {
       }
     });
     if (ctx.json) return void ctx.io.json(syncJson(r));
-    ctx.io.out(renderSync(r));
+    ctx.io.out(visibleText(renderSync(r)));
   },
 };
 

@@ -5,6 +5,7 @@
  */
 import type { Handoff } from './schema.js';
 import { findUnknownFields } from './unknown-fields.js';
+import { visibleDeep } from './visible-text.js';
 
 export interface BookmarkView {
   version: string;
@@ -38,7 +39,9 @@ function list(items: string[] | undefined, bullet = '-'): string[] {
   return shown;
 }
 
-export function renderBookmark(view: BookmarkView, paint: Painter = plainPainter): string {
+export function renderBookmark(shownView: BookmarkView, paint: Painter = plainPainter): string {
+  // What a note, a branch name or a notice holds is shown, never acted on by a terminal or an agent.
+  const view = visibleDeep(shownView);
   const h = view.handoff;
   const head = [
     `handoff ${view.version.slice(0, 12)}`,

@@ -4,6 +4,8 @@
  * to their titles first ("P2+ tasks only list titles"). Pure and deterministic:
  * the same inputs give the same bytes (no clock, no randomness).
  */
+import { visibleDeep } from './visible-text.js';
+
 export const PROMPT_MAX_BYTES = 10 * 1024;
 
 export interface RelayTask {
@@ -162,7 +164,9 @@ function taskLines(tasks: RelayTask[], titlesOnlyFrom: number): string[] {
 }
 
 /** The prompt text, at most `maxBytes` bytes. */
-export function renderRelayPrompt(p: RelayPromptInput, maxBytes = PROMPT_MAX_BYTES): string {
+export function renderRelayPrompt(input: RelayPromptInput, maxBytes = PROMPT_MAX_BYTES): string {
+  // The handoff and the tasks file are others' words to the agent: shown, never acted on.
+  const p = visibleDeep(input);
   const tasks = byPriority(p.tasks);
   const head = [
     '---',

@@ -4,6 +4,7 @@
  */
 import { diffArrays, diffLines } from 'diff';
 import { KEY_ORDER, type Handoff } from './schema.js';
+import { visibleText } from './visible-text.js';
 
 export type Change = { field: string; change: 'added' | 'removed' | 'changed'; old: unknown; new: unknown };
 
@@ -46,8 +47,12 @@ function show(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** Human text: `-`/`+` lines under each changed field. */
+/** Human text: `-`/`+` lines under each changed field, control characters shown visibly. */
 export function renderChanges(changes: Change[]): string {
+  return visibleText(changeLines(changes));
+}
+
+function changeLines(changes: Change[]): string {
   const lines: string[] = [];
   for (const c of changes) {
     const { old: a, new: b } = c;

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { jsonRow, type LogRow } from '../../src/commands/log.js';
+import { jsonVisible } from '../../src/core/visible-text.js';
 
-// `log --json` writes each row field by field; these are the bytes the general serializer gives.
+// `log --json` writes each row field by field; these are the bytes the general serializer gives
+// (as every --json document is written: DEL, C1 and bidi controls as \u escapes).
 describe('log --json rows', () => {
-  const general = (r: LogRow) => JSON.stringify(r, null, 2).replace(/\n/g, '\n    ');
-  const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', 'a\nb', '"q"', '\\', '\u2028', '\u0000', 'é', '\ud800'));
+  const general = (r: LogRow) => jsonVisible(JSON.stringify(r, null, 2).replace(/\n/g, '\n    '));
+  const text = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom('', 'a\nb', '"q"', '\\', '\u2028', '\u202e', '\x9b', '\u0000', 'é', '\ud800'),
+  );
   const maybe = fc.option(text, { nil: null });
   const row = fc.record({ version: text, target: text, date: text, valid: fc.boolean(), session_id: maybe, status: maybe, summary: maybe });
 

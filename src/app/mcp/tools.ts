@@ -19,6 +19,7 @@ import { serializeReceipt } from '../../core/receipt.js';
 import { handoffInputSchema, handoffPatchSchema, type JsonSchema } from '../../core/handoff-json-schema.js';
 import { checkArgs } from './check-args.js';
 import { isHandoffError, reportedMessage, UsageError } from '../../errors.js';
+import { visibleText } from '../../core/visible-text.js';
 
 export interface ToolResult {
   content: { type: 'text'; text: string }[];
@@ -259,7 +260,7 @@ function errorResult(e: unknown): ToolResult {
   const code = known ? e.code : 'InternalError';
   const message = reportedMessage(e).split('\n')[0];
   return {
-    content: [{ type: 'text', text: `${code}: ${message}` }],
+    content: [{ type: 'text', text: visibleText(`${code}: ${message}`) }],
     structuredContent: { ok: false, error: { code, message, ...(known && Object.keys(e.data).length ? { data: e.data } : {}) } },
     isError: true,
   };
@@ -272,7 +273,8 @@ export async function callTool(dir: string, name: string, args: unknown): Promis
   try {
     const a = checkArgs(tool.name, tool.inputSchema, args ?? {});
     const { data, text } = await withRepo(dir, (repo) => tool.run(repo, a));
-    return { content: [{ type: 'text', text }], structuredContent: data };
+    // The text is what the model reads: shown visibly; the structured content keeps the exact text.
+    return { content: [{ type: 'text', text: visibleText(text) }], structuredContent: data };
   } catch (e) {
     return errorResult(e);
   }
@@ -304,6 +306,6 @@ export function listResources() {
 export async function readResource(dir: string, uri: string): Promise<{ uri: string; mimeType: string; text: string }[] | null> {
   if (uri !== LATEST_URI && uri !== LATEST_BOOKMARK_URI) return null;
   const r = await withRepo(dir, (repo) => showHandoff(repo, {}));
-  if (uri === LATEST_BOOKMARK_URI) return [{ uri, mimeType: 'text/plain', text: bookmarkOf(r) }];
-  return [{ uri, mimeType: 'application/yaml', text: r.version?.text ?? '' }];
+  if (uri === LATEST_BOOKMARK_URI) return [{ uri, mimeType: 'text/plain', text: visibleText(bookmarkOf(r)) }];
+  return [{ uri, mimeType: 'application/yaml', text: visibleText(r.version?.text ?? '') }];
 }
