@@ -15,8 +15,9 @@ import { checkStored, type Handoff } from '../core/schema.js';
 import { placeOrphans, type Orphan } from '../core/orphans.js';
 import { checkInstall } from './doctor-install.js';
 import { checkAgentTrust } from './doctor-agents.js';
+import { checkLostVersions } from './doctor-lost.js';
 
-export type FindingKind = 'orphan' | 'lock' | 'install' | 'agent';
+export type FindingKind = 'orphan' | 'lost' | 'lock' | 'install' | 'agent';
 
 /**
  * How a finding counts (a finding and `healthy` always agree): `fixable` until
@@ -42,6 +43,8 @@ export interface Finding {
   /** for a fixed orphan: the commit it now sits on and the new version */
   to?: string;
   version?: string;
+  /** for lost versions: their ids, newest first (`version` is then the repair commit that restored them) */
+  lost?: string[];
 }
 
 export interface DoctorResult {
@@ -102,6 +105,8 @@ export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorR
       fixed,
     });
   }
+  // Lost versions before orphans: a restored version's note may itself need placing.
+  findings.push(...(await checkLostVersions(repo, req.fix)));
   findings.push(...(await checkOrphans(repo, req.fix, Boolean(req.reattachMissing))));
   findings.push(...(await checkInstall(repo, req.fix)));
   findings.push(...checkAgentTrust(repo, process.env));
