@@ -11,4 +11,6 @@ export interface Io {
   color: boolean;
   paint: Painter;
   stdinIsTTY: boolean;
+  /** stdout and stderr both reach a terminal: a person reads them, not a script or a hook */
+  terminal?: boolean;
 }

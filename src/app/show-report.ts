@@ -56,6 +56,13 @@ export function notices(r: ShowResult): string[] {
 }
 
 /**
+ * What a person at a terminal is told when there is no handoff yet (DESIGN.md, `show`: "a
+ * terminal gets one stderr line naming the command that writes the first"); scripts and
+ * hooks get nothing.
+ */
+export const FIRST_RUN_LINE = "no handoff yet; write the first with: git handoff write --summary '<where the work stands>' (or YAML on stdin)";
+
+/**
  * The bookmark `show` prints on stdout, notices first; null when there is no version to
  * show (then `show` prints the notices alone, on stderr).
  */

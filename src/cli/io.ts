@@ -55,6 +55,7 @@ export function processIo(): Io {
   let color: boolean | undefined;
   let paint: Painter | undefined;
   let stdinIsTTY: boolean | undefined;
+  let terminal: boolean | undefined;
   return {
     out: (t) => writeAll(1, t),
     // stderr is for people only (errors name what a note or a branch holds): shown visibly
@@ -68,6 +69,9 @@ export function processIo(): Io {
     },
     get stdinIsTTY() {
       return (stdinIsTTY ??= isatty(0));
+    },
+    get terminal() {
+      return (terminal ??= isatty(1) && isatty(2));
     },
   };
 }

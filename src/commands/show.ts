@@ -2,7 +2,7 @@ import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { showHandoff } from '../app/show.js';
-import { bookmarkText, notices, showJson } from '../app/show-report.js';
+import { bookmarkText, FIRST_RUN_LINE, notices, showJson } from '../app/show-report.js';
 
 export const command: CommandModule = {
   spec: {
@@ -26,6 +26,9 @@ export const command: CommandModule = {
     const bookmark = bookmarkText(r, ctx.io.paint);
     if (bookmark !== null) return void ctx.io.out(bookmark);
     // nothing to show, but a reader must still learn that notes were passed over
-    for (const n of notices(r)) ctx.io.err(n);
+    const said = notices(r);
+    for (const n of said) ctx.io.err(n);
+    // a person's first run: stdout stays empty, as scripts and hooks expect
+    if (!said.length && ctx.io.terminal) ctx.io.err(FIRST_RUN_LINE);
   },
 };

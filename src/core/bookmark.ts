@@ -24,12 +24,67 @@ export interface Painter {
 
 export const plainPainter: Painter = { heading: (s) => s, dim: (s) => s, warn: (s) => s };
 
+/** DESIGN.md: "within 30 lines plus at most 5 notice lines": the content, notices aside. */
 const MAX_LINES = 30;
+/**
+ * DESIGN.md: "an agent's session-start context under 2 KB". The whole bookmark, notices
+ * included, in UTF-8 bytes; the session-start hook's own framing takes the rest.
+ */
+export const BOOKMARK_MAX_BYTES = 1400;
+/** The summary is the one field every reader needs whole: up to this much it is never cut. */
+const SUMMARY_MAX_BYTES = 700;
+const SUMMARY_MAX_LINES = 8;
 const MAX_ITEMS = 5;
+const SEE_ALL = 'git handoff show --json';
 
+const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
+
+/** The longest prefix of `s` (whole code points) that fits in `max` UTF-8 bytes. */
+function prefixWithin(s: string, max: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const ch of s) {
+    const n = utf8Length(ch);
+    if (bytes + n > max) break;
+    bytes += n;
+    end += ch.length;
+  }
+  return s.slice(0, end);
+}
+
+/** A value on one line; a long one is cut at a word, never inside one. */
 function oneLine(s: string, width = 160): string {
   const flat = s.replace(/\s*\n\s*/g, ' ').trim();
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+  if (flat.length <= width) return flat;
+  const head = flat.slice(0, width - 1);
+  const space = head.lastIndexOf(' ');
+  return `${space > width / 2 ? head.slice(0, space) : head}…`;
+}
+
+/**
+ * The summary's lines, whole when it fits; otherwise cut after the last sentence (or line)
+ * that fits, with one more line saying how much is left and where to read it.
+ */
+function summaryLines(summary: string): string[] {
+  const lines = summary
+    .trim()
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const whole = lines.join('\n');
+  if (lines.length <= SUMMARY_MAX_LINES && utf8Length(whole) <= SUMMARY_MAX_BYTES) return lines;
+  const room = prefixWithin(lines.slice(0, SUMMARY_MAX_LINES).join('\n'), SUMMARY_MAX_BYTES);
+  let cut = -1;
+  for (const m of room.matchAll(/[.!?。！？](?=\s|$)|\n/g)) cut = m[0] === '\n' ? m.index : m.index + m[0].length;
+  let shown: string;
+  if (cut > room.length / 3) shown = room.slice(0, cut);
+  else {
+    // one long sentence: cut at a word
+    const space = room.lastIndexOf(' ');
+    shown = `${space > room.length / 2 ? room.slice(0, space) : room}…`;
+  }
+  const rest = [...whole].length - [...shown.replace(/…$/, '')].length;
+  return [...shown.split('\n').map((l) => l.trim()), `(the summary goes on for ${rest} more characters: ${SEE_ALL})`];
 }
 
 function list(items: string[] | undefined, bullet = '-'): string[] {
@@ -51,15 +106,13 @@ export function renderBookmark(shownView: BookmarkView, paint: Painter = plainPa
     h.status,
     h.session_id ? `session ${h.session_id}` : null,
   ].filter(Boolean);
-  const out: string[] = [...view.notices.map((n) => paint.warn(n)), paint.heading(head.join(' · '))];
-  if (h.summary?.trim())
-    out.push(
-      ...h.summary
-        .trim()
-        .split('\n')
-        .slice(0, 3)
-        .map((l) => oneLine(l)),
-    );
+  const out: string[] = [paint.heading(head.join(' · '))];
+  if (h.summary?.trim()) {
+    const lines = summaryLines(h.summary);
+    const cut = lines.length > 0 && lines[lines.length - 1].endsWith(`${SEE_ALL})`);
+    out.push(...(cut ? [...lines.slice(0, -1), paint.dim(lines[lines.length - 1])] : lines));
+  }
+  const kept = out.length;
   // Nothing written is invisible: a misspelled `sumary` would otherwise look empty.
   const unknown = findUnknownFields(h as Record<string, unknown>).filter((u) => u.hasContent);
   if (unknown.length)
@@ -93,11 +146,22 @@ export function renderBookmark(shownView: BookmarkView, paint: Painter = plainPa
     if (!lines.length) continue;
     out.push(paint.heading(title), ...lines);
   }
-  if (out.length > MAX_LINES) {
-    const cut = out.length - MAX_LINES + 1;
-    return `${[...out.slice(0, MAX_LINES - 1), paint.dim(`… ${cut} more lines: git handoff show --json`)].join('\n')}\n`;
-  }
-  return `${out.join('\n')}\n`;
+  const notices = view.notices.map((n) => paint.warn(n));
+  return `${[...notices, ...withinBudget(out, kept, utf8Length(notices.join('\n')), paint)].join('\n')}\n`;
+}
+
+/**
+ * The content lines that fit in 30 lines and in what the notices leave of the byte budget,
+ * the last one naming the command that shows the rest. The heading and the summary always stay.
+ */
+function withinBudget(lines: string[], kept: number, noticeBytes: number, paint: Painter): string[] {
+  const room = BOOKMARK_MAX_BYTES - noticeBytes;
+  const size = (xs: string[]) => utf8Length(xs.join('\n')) + 1;
+  if (lines.length <= MAX_LINES && size(lines) <= room) return lines;
+  const more = (n: number) => paint.dim(`… ${n} more lines: ${SEE_ALL}`);
+  let keep = Math.min(lines.length, MAX_LINES - 1);
+  while (keep > kept && size([...lines.slice(0, keep), more(lines.length - keep)]) > room) keep--;
+  return [...lines.slice(0, keep), more(lines.length - keep)];
 }
 
 /** Whole days between a version's date and now. */

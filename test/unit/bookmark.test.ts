@@ -67,7 +67,7 @@ describe('renderBookmark', () => {
     expect(linesOf(renderBookmark(view({ ...full, branch: null })))[0]).toContain(' · detached · ');
   });
 
-  it('never exceeds 30 lines, saying how to see the rest', () => {
+  it('never exceeds 30 lines beside its notices, saying how to see the rest', () => {
     const many = (p: string) => Array.from({ length: 12 }, (_, i) => `${p} ${i}`);
     const big: Handoff = {
       ...full,
@@ -79,9 +79,9 @@ describe('renderBookmark', () => {
       open_tracks: many('t').map((name) => ({ name, readiness: '', entry_point: '' })),
     };
     const out = linesOf(renderBookmark(view(big, ['warning: this handoff is stale: written 9 days ago'])));
-    expect(out).toHaveLength(30);
+    expect(out).toHaveLength(31);
     expect(out[0]).toMatch(/stale/);
-    expect(out[29]).toMatch(/more lines: git handoff show --json$/);
+    expect(out[30]).toMatch(/more lines: git handoff show --json$/);
     // lists show 5 items then a count
     expect(out).toContain('  … 7 more');
   });
@@ -96,6 +96,42 @@ describe('renderBookmark', () => {
     const line = linesOf(long).find((l) => l.includes('last discussed'))!;
     expect(line.length).toBeLessThanOrEqual(180);
     expect(line.endsWith('…')).toBe(true);
+  });
+
+  it('keeps the summary whole, all its lines, however long a line is', () => {
+    const summary = `${'The parser now reads quoted fields and escaped quotes in every position. '.repeat(6).trim()}\nDecided: no yargs.\nNext: 14 of 17 tests pass.`;
+    const out = renderBookmark(view({ ...full, summary }));
+    expect(out).toContain(`${summary}\n`);
+    expect(out).not.toContain('…');
+  });
+
+  it('cuts a summary longer than its budget after a sentence, saying how much is left and where', () => {
+    const sentence = (i: number) => `Sentence ${i} says where the work stands in some detail.`;
+    const summary = Array.from({ length: 40 }, (_, i) => sentence(i)).join(' ');
+    const out = linesOf(renderBookmark(view({ ...full, summary })));
+    const shown = out[1];
+    expect(shown.endsWith('detail.')).toBe(true);
+    expect(summary.startsWith(shown)).toBe(true);
+    expect(out[2]).toBe(`(the summary goes on for ${summary.length - shown.length} more characters: git handoff show --json)`);
+    // a single sentence with no end in the budget is cut at a word
+    const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
+    const one = linesOf(renderBookmark(view({ ...full, summary: words })))[1];
+    expect(one.endsWith('…')).toBe(true);
+    expect(`${words} `.startsWith(`${one.slice(0, -1)} `)).toBe(true);
+  });
+
+  it('stays under 1,400 bytes, notices included, whatever the content', () => {
+    const long = (p: string) => Array.from({ length: 12 }, (_, i) => `${p} ${i} ${'детали '.repeat(30)}`);
+    const big: Handoff = {
+      ...full,
+      summary: 'Сводка: '.repeat(200),
+      cursor: { last_discussed: 'x '.repeat(300), next_step: 'y '.repeat(300), pending_questions: long('q').slice(0, 3) },
+      guards: long('guard'),
+      ask_user: long('ask'),
+    };
+    const out = renderBookmark(view(big, ['warning: this handoff is stale: written 9 days ago']));
+    expect(new TextEncoder().encode(out).length).toBeLessThanOrEqual(1400);
+    expect(out).toMatch(/more lines: git handoff show --json\n$/);
   });
 
   it('shows mid-task work inside the cursor', () => {
