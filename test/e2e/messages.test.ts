@@ -258,7 +258,7 @@ describe('README', () => {
     const text = readme();
     const commands = readFileSync(join(root(), 'docs/commands.md'), 'utf8');
     const everyday = commands.slice(commands.indexOf('## Everyday use'), commands.indexOf('\n## ', commands.indexOf('## Everyday use') + 5));
-    const sample = /A `handoff\.yaml` to start from[\s\S]*?\n\n```yaml\n([\s\S]*?)```/.exec(everyday);
+    const sample = /A `handoff\.yaml` to start from[\s\S]*?```yaml\n([\s\S]*?)```/.exec(everyday);
     expect(sample, 'a sample handoff.yaml in Everyday use').not.toBeNull();
     const repo = repoWithCommit();
     const w = handoff(repo, ['write', '--json'], { input: sample![1] });
