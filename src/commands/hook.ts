@@ -15,6 +15,8 @@ export const GIT_HOOK_EVENTS: Record<string, () => Promise<{ run: HookHandler }>
   'pre-push': () => import('../app/hooks/pre-push.js'),
   'post-merge': () => import('../app/hooks/post-merge.js'),
   'post-checkout': () => import('../app/hooks/post-checkout.js'),
+  // run by our forwarders when the tracked core.hooksPath folder gained or lost a hook
+  forwarders: () => import('../app/hooks/forwarders.js'),
 };
 
 /**
@@ -40,7 +42,7 @@ export const command: CommandModule = {
     name: 'hook',
     summary: 'entry point for git hooks and agent hooks (called by the installed hooks)',
     description:
-      "Git events: post-commit, prepare-commit-msg, post-rewrite, post-merge and post-checkout (a squash or rebase merge pulled from the forge: handoffs follow their commits), pre-push (init --sync). Agent events (with --agent claude|codex|gemini|cursor|copilot|opencode|droid): session-start, user-prompt-submit, pre-compact, stop, session-end, or the agent's own names (SessionStart, BeforeAgent, AfterAgent, ...); the agent's JSON on stdin, its answer on stdout, always exit 0. A hook never breaks the user's git: an internal error is one line on stderr and exit 0; only a strict fidelity sweep (handoff.sweep.strict) stops a commit (exit 1). HANDOFF_SKIP=1 turns every hook off.",
+      "Git events: post-commit, prepare-commit-msg, post-rewrite, post-merge and post-checkout (a squash or rebase merge pulled from the forge: handoffs follow their commits), pre-push (init --sync), forwarders (run by the forwarders to a tracked core.hooksPath folder when a checkout or pull brought or took one of its hooks). Agent events (with --agent claude|codex|gemini|cursor|copilot|opencode|droid): session-start, user-prompt-submit, pre-compact, stop, session-end, or the agent's own names (SessionStart, BeforeAgent, AfterAgent, ...); the agent's JSON on stdin, its answer on stdout, always exit 0. A hook never breaks the user's git: an internal error is one line on stderr and exit 0; only a strict fidelity sweep (handoff.sweep.strict) stops a commit (exit 1). HANDOFF_SKIP=1 turns every hook off.",
     positionals: [
       { name: 'event', describe: 'the hook event, e.g. post-commit' },
       { name: 'args', describe: 'the arguments git passed to the hook', optional: true, variadic: true },

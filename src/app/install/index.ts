@@ -23,7 +23,7 @@ import {
 } from '../../state/install-files.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
 import { InstallationIncomplete } from '../../errors.js';
-import { gitHooksInstaller } from './git-hooks/index.js';
+import { gitHooksInstaller, planForwarders } from './git-hooks/index.js';
 import { notesConfigInstaller } from './notes-config.js';
 import { syncInstaller } from './sync.js';
 import { agentInstallers } from './agents.js';
@@ -130,6 +130,19 @@ export async function applyInstall(repo: Repo, steps: PlannedStep[]): Promise<vo
   writeInstallRecord(repo, record);
 }
 
+/**
+ * Brings the hook forwarders in step with the tracked folder they forward to, as init would,
+ * and records what changed (uninstall takes it back out); the summaries of what it did. Run by
+ * the forwarders after a checkout or a pull (`git handoff hook forwarders`). Only where init ran.
+ */
+export async function refreshForwarders(repo: Repo): Promise<string[]> {
+  const ctx = planContext(repo, {}, new Map());
+  if (!ctx.record) return [];
+  const steps = (await planForwarders(ctx)).map((s) => ({ ...s, installer: gitHooksInstaller.id }));
+  await applyInstall(repo, steps);
+  return steps.flatMap((s) => (s.summary ? [s.summary] : []));
+}
+
 /** A path as the user sees it: relative to the work tree top when inside it. */
 function shownPath(repo: Repo, abs: string): string {
   const top = repo.workTree;
@@ -167,6 +180,7 @@ export async function planUninstall(repo: Repo): Promise<{ steps: PlannedStep[];
     const shown = shownPath(repo, abs);
     const prune = f.dirsCreated ? { prune: parentDirs(abs, f.dirsCreated) } : {};
     const inst = byId.get(f.installer);
+    if (current === null && f.before === null && f.after === null) continue; // created, then taken out again by us
     const own = await inst?.undoSteps?.(f, abs, ctx);
     if (own) {
       for (const s of own) steps.push({ ...s, ...(s.kind === 'file' && s.content === null && s.path === abs ? prune : {}), installer: f.installer });

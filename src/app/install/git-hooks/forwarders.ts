@@ -6,7 +6,7 @@
  * hook of the same name in the folder (relative folders from each worktree's top), and our
  * shims chain the forwarder as `<hook>.pre-handoff`.
  */
-import { readdirSync } from 'node:fs';
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlanContext, Step } from '../types.js';
 import { CHAINED_SUFFIX, type HookLayout, type Recipe, isOurShim, rel, shimSource } from './shared.js';
@@ -45,7 +45,18 @@ export const FORWARDED_IF_PRESENT = [
   'proc-receive',
   'post-receive',
   'post-update',
+  // git p4 runs these when present (fsmonitor-watchman is not looked up in the hooks folder:
+  // core.fsmonitor names its path).
+  'p4-changelist',
+  'p4-prepare-changelist',
+  'p4-post-changelist',
+  'p4-pre-submit',
 ];
+/**
+ * The hooks whose forwarder brings this folder in step with the folder it forwards to: the
+ * ones git runs after a checkout or a pull changed the work tree (the folder is tracked).
+ */
+const REFRESHED_BY = ['post-checkout', 'post-merge'];
 export const FORWARDER_MARKER = 'git-handoff hook forwarder';
 
 /** Our own hooks folder, for the redirect layout. */
@@ -57,7 +68,13 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The forwarder script: runs the hook of its own name in `target`. */
+/**
+ * The forwarder script: runs the hook of its own name in `target`. The same bytes for every
+ * hook (a forwarder is one file copied under each name). Run as post-checkout or post-merge,
+ * it first checks that this folder forwards exactly the hooks of FORWARDED_IF_PRESENT that
+ * `target` has (git's rule: an executable file), and when not, has git-handoff bring it in
+ * step: a pull may just have brought or taken one.
+ */
 export function forwarderSource(target: string): Buffer {
   return Buffer.from(
     [
@@ -67,7 +84,21 @@ export function forwarderSource(target: string): Buffer {
       "# same arguments and input, and its exit status is this hook's. `git handoff uninstall`",
       '# points core.hooksPath back there.',
       'hook=${0##*/}',
-      `hook=${shellQuote(target)}/\${hook%${CHAINED_SUFFIX}}`,
+      `hook=\${hook%${CHAINED_SUFFIX}}`,
+      `dir=${shellQuote(target)}`,
+      `case $hook in ${REFRESHED_BY.join('|')})`,
+      '  # A checkout or pull may have brought (or taken) a hook git runs only when it is there.',
+      '  here=${0%/*} stale=',
+      `  for h in ${FORWARDED_IF_PRESENT.join(' ')}; do`,
+      '    if [ -f "$dir/$h" ] && [ -x "$dir/$h" ]; then [ -e "$here/$h" ] || { stale=1; break; }',
+      '    elif [ -e "$here/$h" ] && cmp -s "$0" "$here/$h"; then stale=1; break; fi',
+      '  done',
+      '  if [ -n "$stale" ] && [ "${HANDOFF_SKIP:-}" != 1 ]; then',
+      '    if command -v git-handoff >/dev/null 2>&1; then git-handoff hook forwarders </dev/null >&2',
+      '    elif [ -x node_modules/.bin/git-handoff ]; then node_modules/.bin/git-handoff hook forwarders </dev/null >&2; fi',
+      '  fi',
+      'esac',
+      'hook=$dir/$hook',
       '[ -x "$hook" ] || exit 0',
       'exec "$hook" "$@"',
       '',
@@ -113,36 +144,54 @@ export function planRedirectedHook(ctx: PlanContext, hook: string, where: Redire
   return steps;
 }
 
-/** The forwarders of the redirect layout (our own hooks are planned by planRedirectedHook). */
-export function planRedirect(ctx: PlanContext, where: Redirect, own: readonly string[]): Step[] {
-  const steps: Step[] = [];
-  if (where.target !== null) {
-    let present: string[] = [];
-    try {
-      present = where.targetDir ? readdirSync(where.targetDir) : [];
-    } catch {
-      /* the folder is not there (yet) */
-    }
-    const names = [...FORWARDED_HOOKS, ...FORWARDED_IF_PRESENT.filter((h) => present.includes(h))];
-    const fwd = forwarderSource(where.target);
-    const made: string[] = [];
-    for (const hook of names) {
-      if (own.includes(hook)) continue;
-      const path = join(where.dir, hook);
-      const current = ctx.read(path);
-      if (isOurShim(current) || (current?.equals(fwd) && ctx.mode(path)! & 0o100)) continue;
-      if (current !== null && !isOurForwarder(current)) continue; // someone else's file in our folder: leave it
-      made.push(hook);
-      steps.push({ kind: 'file', path, content: fwd, mode: 0o755, summary: `create ${rel(ctx, path)}`, recipe: { layout: 'forward', hook } satisfies Recipe });
-    }
-    if (made.length > 3) {
-      // One line for the forwarders, not one each.
-      const first = steps.findIndex((s) => s.kind === 'file');
-      for (const s of steps) if (s.kind === 'file') s.summary = '';
-      steps[first].summary = `create forwarders in ${rel(ctx, where.dir)} for ${made.join(', ')}: each runs the hook of its name in ${where.target}`;
-    }
+/** Does `dir` have `hook` as git would run it (an executable file)? */
+function hasHook(dir: string | null, hook: string): boolean {
+  if (dir === null) return false;
+  try {
+    if (!statSync(join(dir, hook)).isFile()) return false;
+    accessSync(join(dir, hook), constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
-  return steps;
+}
+
+/**
+ * The forwarders of the redirect layout (our own hooks are planned by planRedirectedHook): one
+ * for each hook of FORWARDED_HOOKS, one for each of FORWARDED_IF_PRESENT the folder has now,
+ * and out with a forwarder of FORWARDED_IF_PRESENT whose hook the folder no longer has.
+ */
+export function planRedirect(ctx: PlanContext, where: Redirect, own: readonly string[]): Step[] {
+  if (where.target === null) return [];
+  const steps: Step[] = [];
+  const removals: Step[] = [];
+  const fwd = forwarderSource(where.target);
+  const made: string[] = [];
+  for (const hook of [...FORWARDED_HOOKS, ...FORWARDED_IF_PRESENT]) {
+    if (own.includes(hook)) continue;
+    const path = join(where.dir, hook);
+    const current = ctx.read(path);
+    if (isOurShim(current)) continue;
+    if (current !== null && !isOurForwarder(current)) continue; // someone else's file in our folder: leave it
+    if (FORWARDED_IF_PRESENT.includes(hook) && !hasHook(where.targetDir, hook)) {
+      // Its mere presence changes what git does: no forwarder without the hook.
+      if (current !== null)
+        removals.push({ kind: 'file', path, content: null, summary: `remove ${rel(ctx, path)}: ${where.target} has no ${hook} hook any more` });
+      continue;
+    }
+    if (current?.equals(fwd) && ctx.mode(path)! & 0o100) continue;
+    made.push(hook);
+    const why = FORWARDED_IF_PRESENT.includes(hook) ? `: ${where.target} has a ${hook} hook` : '';
+    const summary = `${current === null ? 'create' : 'update'} ${rel(ctx, path)}${why}`;
+    steps.push({ kind: 'file', path, content: fwd, mode: 0o755, summary, recipe: { layout: 'forward', hook } satisfies Recipe });
+  }
+  if (made.length > 3) {
+    // One line for the forwarders, not one each.
+    for (const s of steps) s.summary = '';
+    const verb = steps.every((s) => s.kind === 'file' && ctx.read(s.path) === null) ? 'create' : 'create or update';
+    steps[0].summary = `${verb} forwarders in ${rel(ctx, where.dir)} for ${made.join(', ')}: each runs the hook of its name in ${where.target}`;
+  }
+  return [...steps, ...removals];
 }
 
 /** Uninstall without a record: every shim and forwarder of ours out, core.hooksPath unset. */

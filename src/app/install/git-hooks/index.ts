@@ -33,6 +33,16 @@ export async function planHook(ctx: PlanContext, hook: string, layout?: HookLayo
   return planPlainHook(ctx, hook, where.dir);
 }
 
+/**
+ * The forwarders alone, in step with the folder core.hooksPath named (a pull may have brought
+ * or taken one of its hooks); nothing when this repository does not forward.
+ */
+export async function planForwarders(ctx: PlanContext): Promise<Step[]> {
+  const layout = await hookLayout(ctx);
+  if (layout.kind !== 'redirect' || resolve(await ctx.hooksDir()) !== layout.dir) return [];
+  return planRedirect(ctx, layout, GIT_HOOKS);
+}
+
 export const gitHooksInstaller: Installer = {
   id: 'git-hooks',
 
