@@ -8,6 +8,7 @@ import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { setNote } from '../git/notes-tree.js';
 import { branchHomes, candidateCommits, findOrphanNotesInTree, reflogCommits, type OrphanNote } from '../git/orphans.js';
+import { branchOf } from '../git/reachability.js';
 import { findRefLocks, isStale, removeLock, STALE_LOCK_MS } from '../git/ref-locks.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
@@ -42,6 +43,8 @@ export interface Finding {
   group?: (n: number) => string;
   /** for a fixed orphan: the commit it now sits on and the new version */
   to?: string;
+  /** for an orphan that can be re-attached: the branch its new version is recorded on (null: none) */
+  branch?: string | null;
   version?: string;
   /** for lost versions: their ids, newest first (`version` is then the repair commit that restored them) */
   lost?: string[];
@@ -209,21 +212,26 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
       continue;
     }
     const to = p.to;
+    // The version belongs where the work now is (the branch a squash or rebase merge put it
+    // on), not the branch it was written on; a commit on no branch keeps the note's own.
+    const branch = (await branchOf(repo, to)) ?? o.branch;
     let version: string | undefined;
     if (fix) {
       version = await store.commit('version', async (root) => setNote(repo.objects, await setNote(repo.objects, root, to, o.blob), o.target, null), {
-        subject: `handoff ${to.slice(0, 7)}${o.branch ? ` on ${o.branch}` : ''}: re-attached from ${o.target.slice(0, 7)} (same ${p.by})`,
-        trailers: { 'Handoff-Target': to, ...(o.branch ? { 'Handoff-Branch': o.branch } : {}), 'Handoff-Reattached-From': o.target },
+        subject: `handoff ${to.slice(0, 7)}${branch ? ` on ${branch}` : ''}: re-attached from ${o.target.slice(0, 7)} (same ${p.by})`,
+        trailers: { 'Handoff-Target': to, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': o.target },
       });
     }
+    const onBranch = branch ? ` on ${branch}` : ' (detached)';
     out.push({
       kind: 'orphan',
       subject: o.target,
-      message: `${what} ${fix ? 'was re-attached' : 'can be re-attached'} to ${to.slice(0, 7)}, which has the same ${p.by}${version ? ` (version ${version.slice(0, 12)})` : ''}`,
-      action: fix ? `re-attached it as a new version on ${to.slice(0, 7)}` : `--fix re-attaches it as a new version on ${to.slice(0, 7)}`,
+      message: `${what} ${fix ? 'was re-attached' : 'can be re-attached'} to ${to.slice(0, 7)}${onBranch}, which has the same ${p.by}${version ? ` (version ${version.slice(0, 12)})` : ''}`,
+      action: fix ? `re-attached it as a new version on ${to.slice(0, 7)}${onBranch}` : `--fix re-attaches it as a new version on ${to.slice(0, 7)}${onBranch}`,
       fixable: true,
       fixed: fix,
       to,
+      branch,
       ...(version ? { version } : {}),
     });
   }

@@ -18,6 +18,9 @@ import { ancestorsOf, commitsBetween, unreachableFromLiveRefs } from '../git/orp
 import { operationInProgress } from '../git/in-progress.js';
 import { placeOrphans, type Orphan } from '../core/orphans.js';
 import { isObjectId } from '../core/object-id.js';
+import { readCommit } from '../git/read-objects.js';
+import { headReflogSince, headReflogSize, squashedCommits } from '../git/in-progress.js';
+import { readLocalState, removeLocalState, writeLocalState } from '../state/local-state.js';
 
 /** New commits looked at per pull, and recent versions whose notes may have moved. */
 const MAX_NEW_COMMITS = 200;
@@ -26,7 +29,8 @@ const MAX_RECENT_VERSIONS = 300;
 export interface Healed {
   from: string;
   to: string;
-  by: 'patch-id' | 'tree';
+  /** how the new commit was matched: the same patch, the same tree, or a local squash merge that listed it */
+  by: 'patch-id' | 'tree' | 'squash';
   /** the old commit is on no branch any more: the note left it */
   moved: boolean;
   version: string;
@@ -118,4 +122,67 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
     out.push({ from: old, to, by: p.by, moved, version });
   }
   return out;
+}
+
+/** The local record of a pending `git merge --squash` (post-merge writes it, post-commit reads it). */
+const SQUASH_STATE = 'squash-merge';
+
+interface SquashRecord {
+  /** HEAD when the squash merge was made: the squash commit's parent */
+  onto: string;
+  /** the commits it squashes, as SQUASH_MSG lists them */
+  commits: string[];
+  /** the size of HEAD's reflog then: the squash commit must be the one entry after it */
+  reflog: number;
+}
+
+/**
+ * post-merge after `git merge --squash`: remembers which commits the next commit squashes,
+ * so post-commit can carry their handoff onto it (git makes no commit yet, and by the time
+ * post-commit runs SQUASH_MSG is gone).
+ */
+export function recordSquash(repo: Repo, head: string | null): void {
+  const commits = squashedCommits(repo.gitDir);
+  if (!head || !commits.length) return;
+  writeLocalState(repo.gitDir, SQUASH_STATE, { onto: head, commits, reflog: headReflogSize(repo.gitDir) } satisfies SquashRecord);
+}
+
+/**
+ * post-commit: the commit that concludes a local `git merge --squash` takes the newest
+ * handoff among the squashed commits' notes, as a new version of the current branch (the
+ * note blob unchanged, `Handoff-Reattached-From` the squashed commit), so `show` on the
+ * branch merged into gives it with no "due" notice. The squashed commits keep their notes.
+ * One file test when no squash merge is pending; a record left by an abandoned squash (HEAD
+ * moved otherwise since) is dropped unused.
+ */
+export async function landSquash(repo: Repo): Promise<Healed | null> {
+  const rec = readLocalState<SquashRecord>(repo.gitDir, SQUASH_STATE);
+  if (!rec) return null;
+  removeLocalState(repo.gitDir, SQUASH_STATE);
+  const head = await repo.headCommit();
+  const since = headReflogSince(repo.gitDir, rec.reflog);
+  if (!head || !Array.isArray(rec.commits) || since.length !== 1 || since[0].old !== rec.onto || since[0].new !== head) return null;
+  const commit = await readCommit(repo.objects, head);
+  if (!commit || commit.parents.length !== 1 || commit.parents[0] !== rec.onto) return null;
+  const store = new HandoffStore(repo);
+  const tip = await store.tip();
+  if (!tip) return null;
+  const root = (await store.readCommit(tip)).tree;
+  if (await findNote(repo.objects, root, head)) return null;
+  let best: { target: string; blob: string; date: number } | null = null;
+  for (const c of rec.commits.filter(isObjectId)) {
+    const note = await findNote(repo.objects, root, c);
+    const blob = note && (await repo.objects.read(note.blob));
+    if (!note || !blob) continue;
+    const date = Date.parse(field(blob.data.subarray(0, 64 * 1024).toString('utf8'), 'date') ?? '') || 0;
+    if (!best || date > best.date) best = { target: c, blob: note.blob, date };
+  }
+  if (!best) return null;
+  const { target: old, blob } = best;
+  const branch = repo.headBranch();
+  const version = await store.commit('version', (tree) => setNote(repo.objects, tree, head, blob), {
+    subject: `handoff ${head.slice(0, 7)}${branch ? ` on ${branch}` : ''}: carried over from ${old.slice(0, 7)} (squash merge)`,
+    trailers: { 'Handoff-Target': head, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': old },
+  });
+  return { from: old, to: head, by: 'squash', moved: false, version };
 }

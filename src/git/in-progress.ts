@@ -2,7 +2,7 @@
  * Is a rebase, merge, cherry-pick, revert or bisect in progress? (README.md "Hooks": the
  * commit hooks stay quiet then.) Read from the git dir and the HEAD reflog, no git process.
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAncestors } from '../process/proc.js';
 import { gitCommandLine } from './argv.js';
@@ -75,4 +75,57 @@ export async function runBySequencer(maxDepth = 6): Promise<boolean> {
  */
 export function isRevertMessage(message: string): boolean {
   return /^This reverts commit [0-9a-f]{40}\.$/m.test(message);
+}
+
+/**
+ * The commits the pending `git merge --squash` squashes, as git lists them in `SQUASH_MSG`
+ * (a `commit <id>` line each), at most `max`; empty when there is no squash merge pending.
+ */
+export function squashedCommits(gitDir: string, max = 200): string[] {
+  const text = readHead(join(gitDir, 'SQUASH_MSG'), 1 << 20);
+  if (text === null) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(/^commit ([0-9a-f]{40})$/gm)) if (out.length < max && !out.includes(m[1])) out.push(m[1]);
+  return out;
+}
+
+/** The size in bytes of HEAD's reflog (0 when there is none): where the entries made after now will start. */
+export function headReflogSize(gitDir: string): number {
+  try {
+    return statSync(join(gitDir, 'logs', 'HEAD')).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** HEAD's reflog entries written after its first `offset` bytes (at most a few KB read). */
+export function headReflogSince(gitDir: string, offset: number): ReflogEntry[] {
+  const text = readHead(join(gitDir, 'logs', 'HEAD'), 8192, offset);
+  if (text === null) return [];
+  const out: ReflogEntry[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]{40}) ([0-9a-f]{40}) [^\t]*\t(.*)$/.exec(line);
+    if (m) out.push({ old: m[1], new: m[2], message: m[3] });
+  }
+  return out;
+}
+
+/** Up to `max` bytes of a regular file from `offset`, or null when it is absent or not a regular file. */
+function readHead(path: string, max: number, offset = 0): string | null {
+  let fd: number;
+  try {
+    // Never blocks: a FIFO in its place is answered "not a regular file".
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size <= offset) return st.isFile() ? '' : null;
+    const buf = Buffer.alloc(Math.min(st.size - offset, max));
+    const n = readSync(fd, buf, 0, buf.length, offset);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -23,6 +23,32 @@ export async function branchContaining(repo: Repo, commit: string): Promise<stri
   return null;
 }
 
+/**
+ * The branch a handoff on `commit` belongs to: the current branch when it contains the
+ * commit, else a local branch that does, else the name of a remote-tracking branch that does
+ * (`origin/main` gives `main`), else null. Where a squash or rebase merge put work on a
+ * branch, this names that branch, not the one the work was written on.
+ */
+export async function branchOf(repo: Repo, commit: string): Promise<string | null> {
+  const head = repo.headBranch();
+  if (head && (await repo.runGit(['merge-base', '--is-ancestor', commit, 'HEAD'], { readOnly: true })).code === 0) return head;
+  for (const [refs, strip] of [
+    ['refs/heads', 2],
+    ['refs/remotes', 3],
+  ] as const) {
+    const r = await repo.runGit(['for-each-ref', '--format=%(refname:lstrip=' + strip + ')', `--contains=${commit}`, refs], { readOnly: true });
+    const name =
+      r.code === 0
+        ? r.stdout
+            .toString()
+            .split('\n')
+            .find((n) => n && n !== 'HEAD')
+        : undefined;
+    if (name) return name;
+  }
+  return null;
+}
+
 /** The upstream of `branch` from config (`origin/main`, or `main` for a local upstream), or null. */
 export async function upstreamOf(repo: Repo, branch: string | null): Promise<string | null> {
   if (!branch) return null;

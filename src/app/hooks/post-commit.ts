@@ -14,6 +14,8 @@ import { readSessions } from '../../state/session-store.js';
 import { FILES_THRESHOLD, isExcludedSubject, isSubstantive, subjectLine, type Verdict } from '../../core/substantive.js';
 import { currentSession } from '../../core/session.js';
 import type { HookContext } from './types.js';
+import { landSquash } from '../heal.js';
+import { healedLine } from './post-merge.js';
 
 /** How far back the first-commit rule looks for the boundary before going by dates. */
 const WALK_LIMIT = 200;
@@ -28,6 +30,12 @@ const REASONS: Record<string, string> = {
 
 export async function run(ctx: HookContext): Promise<number> {
   return withRepo(ctx.cwd, async (repo) => {
+    // The commit that concludes a `git merge --squash` takes the squashed branch's handoff.
+    const landed = await landSquash(repo);
+    if (landed) {
+      ctx.io.err(healedLine(landed));
+      return 0;
+    }
     const verdict = await verdictForHead(repo);
     if (verdict?.substantive) {
       ctx.io.err(`git-handoff: substantive commit (${REASONS[verdict.rule]}); when this piece of work stops, record where it stands with 'git handoff write'`);
