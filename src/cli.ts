@@ -2,10 +2,9 @@
  * The entry point: picks the command, parses its options, runs it, and is the only place
  * that turns errors into exit codes and text (docs/architecture.md, "A command's life").
  */
-import { COMMANDS } from './commands/registry.js';
-import { parseCommandArgs, renderHelp, renderOverview, renderManPage } from './cli/spec.js';
+import { COMMAND_GROUPS, COMMANDS } from './commands/registry.js';
+import { parseCommandArgs, renderHelp, renderOverview, renderManPage, type CommandGroup } from './cli/spec.js';
 import { processIo } from './cli/io.js';
-import type { CommandSpec } from './app/command-line.js';
 import type { Io } from './app/io.js';
 import { FileSystemRefused, isHandoffError, reportedMessage, UsageError } from './errors.js';
 import { nearestName } from './core/nearest-name.js';
@@ -16,8 +15,11 @@ import { discoverInProcess } from './git/discover.js';
 declare const __VERSION__: string;
 export const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
 
-async function allSpecs(): Promise<CommandSpec[]> {
-  return Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).command.spec));
+/** Every command's spec, in the groups of `git handoff -h`. */
+async function allSpecs(): Promise<CommandGroup[]> {
+  return Promise.all(
+    COMMAND_GROUPS.map(async (g) => ({ title: g.title, specs: await Promise.all(g.commands.map(async (name) => (await COMMANDS[name]()).command.spec)) })),
+  );
 }
 
 export async function main(argv: string[], io: Io = processIo(), cwd = process.cwd()): Promise<number> {

@@ -120,17 +120,21 @@ export function renderHelp(spec: CommandSpec): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The top-level `git handoff -h` text. */
-export function renderOverview(specs: CommandSpec[], version: string): string {
-  const width = Math.max(...specs.map((s) => s.name.length)) + 3;
+/** Commands under one heading of `git handoff -h` and the man page. */
+export interface CommandGroup {
+  title: string;
+  specs: CommandSpec[];
+}
+
+/** The top-level `git handoff -h` text: the commands in their groups, as `git -h` lists them. */
+export function renderOverview(groups: CommandGroup[], version: string): string {
+  const width = Math.max(...groups.flatMap((g) => g.specs.map((s) => s.name.length))) + 3;
   return [
     `usage: git handoff <command> [options]`,
     '',
     'Carry the state of a piece of work from one session to the next, in git notes',
     '(refs/notes/handoff).',
-    '',
-    'commands:',
-    ...specs.map((s) => `  ${s.name.padEnd(width)}${s.summary}`),
+    ...groups.flatMap((g) => ['', g.title, ...g.specs.map((s) => `  ${s.name.padEnd(width)}${s.summary}`)]),
     '',
     "Run 'git handoff <command> -h' for a command's options.",
     `git-handoff ${version}`,
@@ -146,7 +150,7 @@ function roff(s: string): string {
 }
 
 /** The man page (git turns `git handoff --help` into `man git-handoff`). */
-export function renderManPage(specs: CommandSpec[], version: string): string {
+export function renderManPage(groups: CommandGroup[], version: string): string {
   const out = [
     `.TH GIT-HANDOFF 1 "" "git-handoff ${version}" "Git Manual"`,
     '.SH NAME',
@@ -161,7 +165,11 @@ export function renderManPage(specs: CommandSpec[], version: string): string {
     ),
     '.SH COMMANDS',
   ];
-  for (const s of specs) {
+  for (const s of groups.flatMap((g) => [g.title, ...g.specs])) {
+    if (typeof s === 'string') {
+      out.push(`.SS ${roff(s.replace(/^./, (c) => c.toUpperCase()))}`);
+      continue;
+    }
     out.push('.TP', `.B ${roff(usageLine(s))}`, roff(s.summary));
     if (s.description) out.push('.br', roff(s.description));
     for (const p of s.positionals ?? []) out.push('.RS', '.TP', `.I ${roff(p.name)}`, roff(p.describe), '.RE');

@@ -29,3 +29,17 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   search: () => import('./search.js'),
   mcp: () => import('./mcp.js'),
 };
+
+/**
+ * The groups `git handoff -h` and the man page list the commands in, as `git -h` does:
+ * what a session needs first, then by task. Every command of COMMANDS is in exactly one
+ * (test/unit/command-groups.test.ts).
+ */
+export const COMMAND_GROUPS: readonly { title: string; commands: readonly string[] }[] = [
+  { title: 'everyday (what each session needs)', commands: ['init', 'show', 'write', 'log', 'diff', 'uninstall'] },
+  { title: 'history (what earlier sessions wrote)', commands: ['search', 'export', 'import'] },
+  { title: 'sync and repair (a teammate, a second machine)', commands: ['sync', 'doctor', 'purge'] },
+  { title: 'agents', commands: ['mcp', 'classify', 'relay', 'ack'] },
+  { title: 'work items (each step proven by a receipt)', commands: ['claim', 'doc', 'status', 'seed', 'accept', 'authorize', 'reopen', 'policy'] },
+  { title: 'plumbing (run by the installed hooks)', commands: ['hook', 'sweep'] },
+];
