@@ -17,8 +17,11 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const dist = join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 
+/** The floor `engines` declares (`>=X.Y.Z`, the oldest Node CI runs the CLI on: scripts/node-versions.mjs). */
+const nodeFloor = /^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines?.node ?? '')?.[1];
+if (!nodeFloor) throw new Error(`build: package.json engines.node must be ">=X.Y.Z" (the floor CI runs), not ${JSON.stringify(pkg.engines?.node)}`);
 const VENDOR = { 'js-yaml': 'vendor-js-yaml.cjs', diff: 'vendor-diff.cjs' };
-const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', legalComments: 'none', logLevel: 'warning' };
+const common = { bundle: true, format: 'cjs', platform: 'node', target: `node${nodeFloor}`, legalComments: 'none', logLevel: 'warning' };
 
 // Vendor libraries: one file each.
 for (const [name, file] of Object.entries(VENDOR)) {
@@ -135,6 +138,16 @@ async function writeV8Cache() {
 const fs = require('fs');
 const path = require('path');
 const Module = require('module');
+// The oldest Node the built CLI is run on in CI (package.json "engines"): an older one is
+// refused here, in one line, before any code that needs a newer API runs.
+const floor = ${JSON.stringify(nodeFloor)};
+const older = (a, b) => { for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i]; return false; };
+if (older(process.versions.node.split('.').map(Number), floor.split('.').map(Number))) {
+  const message = 'needs Node.js ' + floor + ' or newer; this is ' + process.version + ' (' + process.execPath + ')';
+  process.stderr.write('git handoff: ' + message + '\\n');
+  if (process.argv.includes('--json')) process.stdout.write(JSON.stringify({ ok: false, error: { code: 'UnsupportedNode', message } }) + '\\n');
+  process.exit(1);
+}
 const cacheDir = path.join(__dirname, 'v8-cache', process.version + '-' + process.arch);
 const training = process.env.HANDOFF_BUILD_V8_CACHE === cacheDir;
 if (training || fs.existsSync(cacheDir)) {

@@ -16,6 +16,16 @@ export class ReaderDeclined extends Error {}
 
 const corrupt = (oid: string, why: string) => new CorruptObject(`object ${oid} is corrupt (${why}); 'git fsck' shows the damage`, { oid });
 
+/** Bytes that do not decode: git could not read them either. */
+class Damaged extends Error {}
+/**
+ * Whether `e` says the bytes are damaged (what `git fsck` would also report): zlib's
+ * refusal, a length or offset past the end of what was read, or our own check. Anything
+ * else (a missing function, a file that vanished) is not the repository's fault and is
+ * never reported as corruption.
+ */
+const isDamage = (e: unknown): boolean => e instanceof Damaged || e instanceof RangeError || /^Z_/.test(String((e as NodeJS.ErrnoException | null)?.code ?? ''));
+
 /** node:zlib, loaded on the first object read: a command that reads none (sweep) does not pay for it. */
 const inflateSync = (buf: Buffer): Buffer => process.getBuiltinModule('node:zlib').inflateSync(buf);
 
@@ -118,7 +128,7 @@ class Pack {
       head = this.readAt(this.packFd, offset + p, want);
       try {
         const data = inflateSync(head);
-        if (data.length !== size) throw new Error(`entry at ${offset} inflates to ${data.length} bytes, not ${size}`);
+        if (data.length !== size) throw new Damaged(`entry at ${offset} inflates to ${data.length} bytes, not ${size}`);
         return { type, size, data, baseOffset, baseOid };
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'Z_BUF_ERROR' || head.length < want) throw e;
@@ -147,7 +157,7 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
     return r;
   };
   const srcSize = varint();
-  if (srcSize !== base.length) throw new Error('delta base size mismatch');
+  if (srcSize !== base.length) throw new Damaged('delta base size mismatch');
   const out = Buffer.allocUnsafe(varint());
   let o = 0;
   while (i < delta.length) {
@@ -169,9 +179,9 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
       delta.copy(out, o, i, i + op);
       i += op;
       o += op;
-    } else throw new Error('bad delta opcode');
+    } else throw new Damaged('bad delta opcode');
   }
-  if (o !== out.length) throw new Error('delta result size mismatch');
+  if (o !== out.length) throw new Damaged('delta result size mismatch');
   return out;
 }
 
@@ -181,6 +191,7 @@ function parseLoose(raw: Buffer): GitObject | Error {
   try {
     body = inflateSync(raw);
   } catch (e) {
+    if (!isDamage(e)) throw e;
     return e as Error;
   }
   const sp = body.indexOf(0x20);
@@ -188,7 +199,7 @@ function parseLoose(raw: Buffer): GitObject | Error {
   const type = sp < 0 ? '' : body.toString('latin1', 0, sp);
   const size = nul < 0 ? NaN : Number(body.toString('latin1', sp + 1, nul));
   if (!['commit', 'tree', 'blob', 'tag'].includes(type) || !/^\d+$/.test(body.toString('latin1', sp + 1, nul)) || body.length - nul - 1 !== size) {
-    return new Error('bad object header');
+    return new Damaged('bad object header');
   }
   return { type: type as ObjectType, data: body.subarray(nul + 1) };
 }
@@ -283,11 +294,11 @@ export class InProcessObjects {
       try {
         const obj = this.resolveAt(pack, off, 0);
         if (obj && TYPES[obj.type]) return { type: TYPES[obj.type], data: obj.data };
-        if (obj) damaged ??= new Error(`pack entry of type ${obj.type}`);
+        if (obj) damaged ??= new Damaged(`pack entry of type ${obj.type}`);
         else undecided = true; // a REF_DELTA base git may find elsewhere
       } catch (e) {
         if (e instanceof ReaderDeclined) undecided = true;
-        else if (isHandoffError(e, CorruptObject)) throw e;
+        else if (isHandoffError(e, CorruptObject) || !isDamage(e)) throw e;
         else damaged ??= e as Error;
       }
     }

@@ -266,8 +266,9 @@ describe('README', () => {
     expect(w.stderr).toBe('');
     expect(w.json.handoff).toMatchObject({ status: 'active', cursor: { next_step: 'Add a failing test for quoted commas.' } });
     const engines = JSON.parse(readFileSync(join(root(), 'package.json'), 'utf8')).engines.node;
-    expect(engines).toBe('>=20.12');
-    expect(text).toContain('Node.js >= 20.12');
+    // the floor CI runs the CLI on (scripts/node-versions.mjs, test/slow/node-versions.test.ts)
+    expect(engines).toBe('>=20.16.0');
+    expect(text).toContain('Node.js >= 20.16');
     // EACCES: a prefix given on the command line, which changes no npm config for good.
     expect(text).not.toMatch(/npm config set prefix/);
     expect(text).toContain('npm install -g --prefix ~/.local');
