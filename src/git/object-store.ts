@@ -1,4 +1,4 @@
-import { mkdirSync, existsSync, writeFileSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync, existsSync, writeFileSync, renameSync, rmdirSync, unlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { CatFileBatch } from './catfile.js';
 import { InProcessObjects, ReaderDeclined } from './packs.js';
@@ -11,6 +11,20 @@ import { isObjectId } from '../core/object-id.js';
  * at objects/xx/yyyy, written to a temporary file and renamed), which costs no process.
  */
 let tmpCounter = 0;
+
+/**
+ * Whether the loose object is there, its time made now (git's freshen_loose_object): an
+ * old unreachable copy about to be referenced again must not look old to `git gc`'s prune.
+ */
+function freshened(file: string): boolean {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+    return true;
+  } catch {
+    return false;
+  }
+}
 /** Bounds of the read cache: enough for every object one command reads twice, not a whole history. */
 const CACHE_BYTES = 32 << 20;
 const CACHE_ENTRIES = 20000;
@@ -75,24 +89,31 @@ export class GitObjectStore implements ObjectStore {
     if (this.cache.has(oid)) return oid;
     const dir = join(this.objectsDir, oid.slice(0, 2));
     const file = join(dir, oid.slice(2));
-    if (!existsSync(file)) {
-      const madeDir = mkdirSync(dir, { recursive: true }) !== undefined;
-      const tmp = join(dir, `tmp_obj_${process.pid}_${Date.now().toString(36)}_${(tmpCounter++).toString(36)}`);
+    if (!freshened(file)) {
       const body = process.getBuiltinModule('node:zlib').deflateSync(Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data]));
-      try {
-        writeFileSync(tmp, body, { mode: 0o444 });
-        renameSync(tmp, file);
-      } catch (e) {
-        // A full disk or no inodes: leave no partial temporary file behind.
+      // `git prune-packed` removes an empty fan-out folder the moment after it was made; git
+      // makes it again and retries (create_tmpfile), and so do we, a few times.
+      for (let attempt = 1; ; attempt++) {
+        const madeDir = mkdirSync(dir, { recursive: true }) !== undefined;
+        const tmp = join(dir, `tmp_obj_${process.pid}_${Date.now().toString(36)}_${(tmpCounter++).toString(36)}`);
         try {
-          unlinkSync(tmp);
-        } catch {}
-        if (madeDir) {
+          writeFileSync(tmp, body, { mode: 0o444 });
+          renameSync(tmp, file);
+          break;
+        } catch (e) {
+          // A full disk or no inodes: leave no partial temporary file behind.
           try {
-            rmdirSync(dir);
+            unlinkSync(tmp);
           } catch {}
+          if (madeDir) {
+            try {
+              rmdirSync(dir);
+            } catch {}
+          }
+          if (existsSync(file)) break;
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 5) continue;
+          throw e;
         }
-        if (!existsSync(file)) throw e;
       }
     }
     this.remember(oid, { type, data });

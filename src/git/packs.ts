@@ -14,6 +14,12 @@ import { CorruptObject, isHandoffError } from '../errors.js';
 /** This reader cannot answer for this object; git can. */
 export class ReaderDeclined extends Error {}
 
+/** A pack listed a moment ago is gone (a repack replaced it): a reason to list the pack folder again, not damage. */
+class PackVanished extends Error {}
+const vanished = (e: unknown) => (e as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+/** git's own pack names; `.tmp-*` files beside them are a repack still writing. */
+const PACK_INDEX = /^pack-[0-9a-f]{40}(?:[0-9a-f]{24})?\.idx$/;
+
 const corrupt = (oid: string, why: string) => new CorruptObject(`object ${oid} is corrupt (${why}); 'git fsck' shows the damage`, { oid });
 
 /** Bytes that do not decode: git could not read them either. */
@@ -24,7 +30,8 @@ class Damaged extends Error {}
  * else (a missing function, a file that vanished) is not the repository's fault and is
  * never reported as corruption.
  */
-const isDamage = (e: unknown): boolean => e instanceof Damaged || e instanceof RangeError || /^Z_/.test(String((e as NodeJS.ErrnoException | null)?.code ?? ''));
+const isDamage = (e: unknown): boolean =>
+  e instanceof Damaged || e instanceof RangeError || /^Z_/.test(String((e as NodeJS.ErrnoException | null)?.code ?? ''));
 
 /** node:zlib, loaded on the first object read: a command that reads none (sweep) does not pay for it. */
 const inflateSync = (buf: Buffer): Buffer => process.getBuiltinModule('node:zlib').inflateSync(buf);
@@ -95,7 +102,13 @@ class Pack {
 
   /** Reads the entry at `offset`: a full object, or a delta with its base reference. Throws on a damaged entry. */
   entry(offset: number): { type: number; size: number; data: Buffer; baseOffset?: number; baseOid?: string } {
-    if (this.packFd < 0) this.packFd = openSync(this.idxPath.replace(/\.idx$/, '.pack'), 'r');
+    if (this.packFd < 0) {
+      try {
+        this.packFd = openSync(this.idxPath.replace(/\.idx$/, '.pack'), 'r');
+      } catch (e) {
+        throw vanished(e) ? new PackVanished(this.idxPath) : e;
+      }
+    }
     let head = this.readAt(this.packFd, offset, 32);
     let p = 0;
     let c = head[p++];
@@ -233,16 +246,27 @@ export class InProcessObjects {
         names = readdirSync(join(d, 'pack'));
       } catch {}
       for (const n of names) {
-        if (!n.endsWith('.idx')) continue;
+        if (!PACK_INDEX.test(n)) continue;
         const path = join(d, 'pack', n);
         try {
           found.push({ path, mtime: statSync(path).mtimeMs });
         } catch {}
       }
     }
-    // Newest packs first, as git searches them.
-    this.packs = found.sort((a, b) => b.mtime - a.mtime).map((f) => new Pack(f.path));
-    return this.packs;
+    // Newest packs first, as git searches them; one removed since the listing is skipped.
+    const packs: Pack[] = [];
+    for (const f of found.sort((a, b) => b.mtime - a.mtime)) {
+      try {
+        packs.push(new Pack(f.path));
+      } catch (e) {
+        if (!vanished(e)) {
+          for (const p of packs) p.close();
+          throw e;
+        }
+      }
+    }
+    this.packs = packs;
+    return packs;
   }
 
   /**
@@ -251,6 +275,20 @@ export class InProcessObjects {
    * as missing in `cat-file --batch`: corruption must not pass for absence).
    */
   read(oid: string): GitObject | null {
+    // A repack beside us replaces packs: each time one listed has vanished, list them again
+    // (git's reprepare_packed_git); past a few rounds git answers.
+    for (let round = 0; ; round++) {
+      try {
+        return this.readOnce(oid);
+      } catch (e) {
+        if (!(e instanceof PackVanished)) throw e;
+        this.close();
+        if (round >= 4) throw new ReaderDeclined(`packs kept vanishing while ${oid} was read`);
+      }
+    }
+  }
+
+  private readOnce(oid: string): GitObject | null {
     // git looks in packs first and falls back to a loose copy; a damaged loose copy with a
     // good packed one is therefore no error. Packs first here too: most objects of a large
     // history are packed, and a failed open per object was a tenth of a long walk.
