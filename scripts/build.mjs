@@ -5,7 +5,7 @@
 // whose modules are evaluated only when used, and the heavy libraries (js-yaml, diff) in
 // files of their own, required only on the paths that need them.
 import { build } from 'esbuild';
-import { rmSync, mkdirSync, mkdtempSync, writeFileSync, chmodSync, readFileSync } from 'node:fs';
+import { rmSync, mkdirSync, mkdtempSync, writeFileSync, chmodSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -23,9 +23,20 @@ if (!nodeFloor) throw new Error(`build: package.json engines.node must be ">=X.Y
 const VENDOR = { 'js-yaml': 'vendor-js-yaml.cjs', diff: 'vendor-diff.cjs' };
 const common = { bundle: true, format: 'cjs', platform: 'node', target: `node${nodeFloor}`, legalComments: 'none', logLevel: 'warning' };
 
+/** Every source file esbuild put into dist/ (the metafiles' inputs), for the third-party notices. */
+const bundled = new Set();
+const noteInputs = (result) => Object.keys(result.metafile.inputs).forEach((f) => bundled.add(f));
+
 // Vendor libraries: one file each.
 for (const [name, file] of Object.entries(VENDOR)) {
-  await build({ ...common, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root }, outfile: join(dist, file) });
+  noteInputs(
+    await build({
+      ...common,
+      stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root },
+      outfile: join(dist, file),
+      metafile: true,
+    }),
+  );
 }
 
 // Each command is a bundle of its own: `show` compiles only what `show` runs. The
@@ -86,18 +97,56 @@ const splitPlugin = {
 };
 const entries = { cli: join(root, 'src/bin.ts') };
 for (const [name, file] of bundles) entries[name] = join(root, file);
-await build({
-  ...common,
-  entryPoints: entries,
-  outdir: dist,
-  outExtension: { '.js': '.cjs' },
-  define: { __VERSION__: JSON.stringify(pkg.version), __BUILD_DIGEST__: JSON.stringify(buildDigest) },
-  // `import()` becomes a plain lazy `require`, so nothing loads before it is used.
-  supported: { 'dynamic-import': false },
-  plugins: [splitPlugin],
-});
+noteInputs(
+  await build({
+    ...common,
+    metafile: true,
+    entryPoints: entries,
+    outdir: dist,
+    outExtension: { '.js': '.cjs' },
+    define: { __VERSION__: JSON.stringify(pkg.version), __BUILD_DIGEST__: JSON.stringify(buildDigest) },
+    // `import()` becomes a plain lazy `require`, so nothing loads before it is used.
+    supported: { 'dynamic-import': false },
+    plugins: [splitPlugin],
+  }),
+);
+writeThirdPartyNotices();
 writeFileSync(join(dist, 'cli.cjs'), `#!/usr/bin/env node\n${readFileSync(join(dist, 'cli.cjs'), 'utf8')}`);
 chmodSync(join(dist, 'cli.cjs'), 0o755);
+
+/**
+ * dist/THIRD-PARTY-NOTICES.txt: each package whose code esbuild bundled (the metafiles'
+ * inputs under node_modules/), with its version, licence and the licence text it ships, so
+ * the notices stay true when a dependency is added. A bundled package without a licence
+ * text stops the build.
+ */
+function writeThirdPartyNotices() {
+  const packages = new Map();
+  for (const file of bundled) {
+    const m = /^(.*node_modules\/)((?:@[^/]+\/)?[^/]+)\//.exec(file);
+    if (!m) continue;
+    const dir = join(root, m[1], m[2]);
+    if (packages.has(dir)) continue;
+    const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const licence = typeof meta.license === 'string' ? meta.license : (meta.licenses ?? []).map((l) => l.type ?? l).join(' OR ') || 'unknown';
+    const texts = readdirSync(dir)
+      .filter((f) => /^(licen[cs]e|copying|notice)([.-]|$)/i.test(f))
+      .sort();
+    if (!texts.length) throw new Error(`build: ${meta.name} is bundled but ships no licence text (${relative(root, dir)})`);
+    packages.set(dir, { name: meta.name, version: meta.version, licence, texts: texts.map((f) => readFileSync(join(dir, f), 'utf8').trim()) });
+  }
+  const rule = '='.repeat(78);
+  const list = [...packages.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.version < b.version ? -1 : 1));
+  const text = [
+    `git-handoff ${pkg.version} bundles code of the packages below into dist/. Each one's licence`,
+    'text follows its name. (Written by scripts/build.mjs from what esbuild bundled.)',
+    '',
+    ...list.map((p) => `  ${p.name} ${p.version} (${p.licence})`),
+    ...list.flatMap((p) => ['', rule, `${p.name} ${p.version} (${p.licence})`, rule, '', p.texts.join('\n\n')]),
+    '',
+  ].join('\n');
+  writeFileSync(join(dist, 'THIRD-PARTY-NOTICES.txt'), text);
+}
 
 mkdirSync(join(root, 'man'), { recursive: true });
 const man = execFileSync(process.execPath, [join(dist, 'cli.cjs'), '--man-page'], { encoding: 'utf8' });
