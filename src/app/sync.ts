@@ -15,6 +15,7 @@ import { serializeCommit, EMPTY_TREE_OID, type ObjectStore } from '../git/object
 import { OverlayStore } from '../git/overlay-store.js';
 import { fetchNotes, networkBudget, pushNotes, remainingMs, remoteTip, requireRemote, trackingRef, TRACKING_BUSY, type NetworkBudget } from '../git/remote.js';
 import { acquireSyncLock } from '../state/sync-lock.js';
+import { findRefLocks, isStale, refLockHeld } from '../git/ref-locks.js';
 import { noteConfigWarning } from '../git/config-values.js';
 import { countVersions, isAncestor, mergeBase, uniqueCommits, writtenIndex } from '../git/notes-history.js';
 import { mergeNotesTrees, type SettledConflict } from '../git/notes-merge.js';
@@ -136,6 +137,7 @@ async function syncRounds(
   let remoteBefore: string | null | undefined;
   let remoteLock: { since: number; pushes: number; path: string | null } | null = null;
   let localLockSince = 0;
+  let trackingLockSince = 0;
   let attempt = 0;
   // Work between the fetch and the push widens the window in which another clone's push
   // makes ours stale: what does not change between attempts is read once, and
@@ -151,7 +153,14 @@ async function syncRounds(
     }
     say(`fetching the handoff history from ${remote}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
     const fetched = await fetchNotes(repo, remote, budget);
-    if (fetched === TRACKING_BUSY) continue;
+    if (fetched === TRACKING_BUSY) {
+      // Another fetch of this clone holds the tracking ref for a moment; a lock that stays
+      // (a killed sync's) is named, not retried until the budget is gone.
+      const lock = findRefLocks(repo).find((l) => l.ref === trackingRef(remote));
+      trackingLockSince = lock ? trackingLockSince || Date.now() : 0;
+      if (lock && (isStale(lock) || Date.now() - trackingLockSince > LOCAL_LOCK_WAIT_MS)) throw refLockHeld(repo, lock.ref);
+      continue;
+    }
     if (remoteBefore === undefined) remoteBefore = fetched;
     const current = await store.tip();
     let local = current;

@@ -64,8 +64,26 @@ export function describeFsError(e: unknown, fallbackPath: string | null): string
 /** One line for git's stderr when it says the environment refused, else null. */
 export function describeGitFsFailure(stderr: string, fallbackPath: string | null): string | null {
   const cause = causeOfText(stderr);
-  if (!cause) return null;
+  if (!cause) return fullWhereGitCouldNotWrite(stderr);
   const line = stderr.split('\n').find((l) => causeOfText(l)) ?? stderr;
   const path = pathInText(line) ?? fallbackPath;
   return describeCause(path ? (refine(cause, path) ?? cause) : cause, path ?? 'the repository');
+}
+
+/**
+ * git names no cause when a write into a file it created fails (`couldn't write
+ * '<path>.lock'` from `git update-ref` on a full disk): the file system holding that path
+ * is asked whether it is full. Null when it is not (then it is not the environment).
+ */
+function fullWhereGitCouldNotWrite(stderr: string): string | null {
+  const m = /(?:couldn't|could not|unable to|failed to) write (?:to )?'(\/[^']+)'/i.exec(stderr);
+  if (!m) return null;
+  try {
+    const s = statfsSync(existing(m[1]));
+    if (s.files > 0 && s.ffree === 0) return describeCause('no-inodes', m[1]);
+    if (s.bavail === 0) return describeCause('no-space', m[1]);
+  } catch {
+    // cannot tell: git's own words stand
+  }
+  return null;
 }

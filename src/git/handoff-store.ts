@@ -3,7 +3,6 @@
  * A version is a commit that changed a handoff note; bookkeeping commits are not versions.
  * Every update is a compare-and-swap; a writer that loses the race rebuilds on the new tip.
  */
-import { existsSync, statSync } from 'node:fs';
 import { NOTES_REF, type Repo, type PendingRefUpdate } from './repo.js';
 import { EMPTY_TREE_OID, parseTrailers, serializeCommit, type Commit } from './objects.js';
 import { requireCommit } from './read-objects.js';
@@ -17,6 +16,7 @@ import { ConcurrentWriters, LockHeld, UnknownVersion } from '../errors.js';
 import { causalLatest } from './causal-latest.js';
 import { readBranchIndex, writeBranchIndex, type BranchIndex } from './branch-index.js';
 import { isObjectId } from '../core/object-id.js';
+import { refLockHeld } from './ref-locks.js';
 
 export type HandoffKind = 'version' | 'receipt' | 'item' | 'policy' | 'merge' | 'repair';
 
@@ -408,9 +408,6 @@ export class HandoffStore {
 
   /** The one-line refusal for a lock on the ref that outlived the wait: its path, its age, the way out. */
   lockHeld(): LockHeld {
-    const path = this.repo.refLockPath(NOTES_REF);
-    let age = '';
-    if (existsSync(path)) age = ` (${Math.round((Date.now() - statSync(path).mtimeMs) / 1000)}s old)`;
-    return new LockHeld(`${NOTES_REF} is locked by ${path}${age}; if no git-handoff or git process is running, run 'git handoff doctor --fix'`, { path });
+    return refLockHeld(this.repo, NOTES_REF);
   }
 }

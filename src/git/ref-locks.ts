@@ -7,6 +7,7 @@ import { unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Repo } from './repo.js';
 import { isStaleLock, lockFacts, OWNERLESS_STALE_MS } from '../state/lock.js';
+import { LockHeld } from '../errors.js';
 import { entriesUnder } from '../state/file-walk.js';
 
 /** git's ref locks name no owner: judged by the one lock rule's ownerless branch (../state/lock.ts). */
@@ -50,4 +51,12 @@ export function removeLock(lock: RefLock): boolean {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw e;
   }
+}
+
+/** The one-line refusal for a lock on `ref` that outlived the wait: its path, its age, the way out. */
+export function refLockHeld(repo: Repo, ref: string): LockHeld {
+  const path = repo.refLockPath(ref);
+  const facts = lockFacts(path, Date.now());
+  const age = facts ? ` (${Math.round(facts.ageMs / 1000)}s old)` : '';
+  return new LockHeld(`${ref} is locked by ${path}${age}; if no git-handoff or git process is running, run 'git handoff doctor --fix'`, { path });
 }

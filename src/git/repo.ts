@@ -9,7 +9,8 @@ import { GitObjectStore } from './object-store.js';
 import { discoverInProcess, type Refusal } from './discover.js';
 import { canonicalKey, readConfigInProcess, readRepoFormat } from './config-file.js';
 import { shellQuotePretty } from './safe-directory.js';
-import { NotARepository, UnsupportedRepository, UntrustedRepository, GitFailed, InvariantBroken } from '../errors.js';
+import { NotARepository, UnsupportedRepository, UntrustedRepository, GitFailed, InvariantBroken, FileSystemRefused } from '../errors.js';
+import { describeGitFsFailure } from './fs-failure.js';
 import { checkListValues, noteConfigWarning } from './config-values.js';
 import { isObjectId, ZERO_OID } from '../core/object-id.js';
 
@@ -28,6 +29,10 @@ export interface WriteHelper extends PendingRefUpdate {
 }
 
 function classifyUpdateRefError(stderr: string): CasResult {
+  // A full disk or a read-only file system first: git's "Unable to create '<ref>.lock': No
+  // space left on device" is not another writer's lock.
+  const refused = describeGitFsFailure(stderr, null);
+  if (refused) throw new FileSystemRefused(refused);
   if (/\.lock'?: File exists|Unable to create .*\.lock/i.test(stderr)) return 'locked';
   if (/is at .* but expected|reference already exists|unable to resolve reference|cannot lock ref/i.test(stderr)) return 'moved';
   throw new GitFailed(`git update-ref failed: ${firstLine(stderr)}`);
