@@ -261,3 +261,8 @@ export class InstallationIncomplete extends InternalError {
   static override code = 'InstallationIncomplete';
   override readonly unexpected = true;
 }
+
+/** A path that repository content would make us read or write outside the work tree or git dir, or a file that is no regular file of a bounded size. */
+export class UnsafePath extends Refused {
+  static override code = 'UnsafePath';
+}

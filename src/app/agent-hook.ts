@@ -6,7 +6,6 @@
  * repository whose instruction file lacks the trigger line, and with HANDOFF_SKIP=1.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { readSession, readSessions, removeSession, writeSession } from '../state/session-store.js';
@@ -24,6 +23,7 @@ import { bookmarkText, notices } from './show-report.js';
 import { loadPhrases } from './phrases-policy.js';
 import { NotARepository, UntrustedRepository, isHandoffError } from '../errors.js';
 import { visibleDeep } from '../core/visible-text.js';
+import { readWorkTreeFileOrNull } from '../state/bounded-file.js';
 
 export interface AgentHookCall {
   agent: string;
@@ -83,7 +83,8 @@ export async function runAgentHook(call: AgentHookCall): Promise<AgentHookOutcom
 export function hasTriggerLine(workTree: string, adapter: AgentAdapter): boolean {
   return adapter.instructionFiles.some((f) => {
     try {
-      return hasTrigger(readFileSync(join(workTree, f), 'utf8'));
+      const bytes = readWorkTreeFileOrNull(workTree, f);
+      return bytes !== null && hasTrigger(bytes.toString('utf8'));
     } catch {
       return false;
     }
@@ -95,7 +96,7 @@ export function hasOwnHooks(workTree: string, adapter: AgentAdapter): boolean {
   const mark = `--agent ${adapter.name}`;
   return adapter.hookFiles.some((f) => {
     try {
-      const text = readFileSync(join(workTree, f), 'utf8');
+      const text = readWorkTreeFileOrNull(workTree, f)?.toString('utf8') ?? '';
       return text.includes('git handoff hook ') && text.includes(mark);
     } catch {
       return false;

@@ -28,7 +28,8 @@ import { openItem, receiptTime, refuseSecrets, resolveLang, resolveSession, sync
 import { buildSeed } from './seed.js';
 import { onlyHeadMoved } from '../core/seed-prompt.js';
 import { legacyReceiptIds } from './legacy-receipts.js';
-import { InvalidInput, TemplateMissing, TransitionRefused, UsageError, ValidationFailed, WorkItemConflict } from '../errors.js';
+import { InvalidInput, isHandoffError, UnsafePath, TemplateMissing, TransitionRefused, UsageError, ValidationFailed, WorkItemConflict } from '../errors.js';
+import { insidePath, readRegularFile, readWorkTreeFile } from '../state/bounded-file.js';
 
 export interface DocRequest {
   ref: WorkItemRef;
@@ -64,7 +65,9 @@ function templateText(ctx: ItemContext, lang: Lang): string {
   const custom = ctx.policy.effective.template;
   if (!custom) return shippedTemplate(lang);
   try {
-    return readFileSync(join(ctx.workTree, custom), 'utf8');
+    const bytes = readWorkTreeFile(ctx.workTree, custom);
+    if (bytes === null) throw new Error('absent');
+    return bytes.toString('utf8');
   } catch {
     throw new TemplateMissing(`the policy's template ${custom} cannot be read`);
   }
@@ -92,8 +95,13 @@ export async function docFacts(ctx: ItemContext, docPath: string): Promise<DocFa
 export function readDoc(abs: string, shown: string): string {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(abs);
+    const read = readRegularFile(abs, shown);
+    if (read === null) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    bytes = read;
   } catch (e) {
+    // a folder, a FIFO or a device where the document should be: said as any unreadable document is
+    if (isHandoffError(e, UnsafePath) && typeof e.data.why === 'string') throw new InvalidInput(`cannot read ${shown}: ${e.data.why}`);
+    if (isHandoffError(e)) throw e;
     throw fsRefusal('read', shown, e);
   }
   const decoded = decodeText(bytes, DEFAULT_MAX_BYTES);
@@ -136,7 +144,7 @@ export async function docItem(repo: Repo, req: DocRequest): Promise<DocResult> {
   if (!session) throw new UsageError('doc: --session is required (or set HANDOFF_SESSION_ID)');
   const lang = await resolveLang(repo, req.lang);
   const path = handoffDocPath(ref);
-  const abs = join(ctx.workTree, path);
+  const abs = insidePath(ctx.workTree, path, 'the handoff document');
   const command = shellCommand(['git', 'handoff', 'doc', '--work-item', ref.text, '--session', session, ...(req.toStatus ? ['--to-status', target] : [])]);
 
   if (ctx.state === 'backlog' || ctx.state === 'done' || !ctx.record) {

@@ -4,15 +4,15 @@
  * headless `codex exec` skips untrusted ones without a word. Read from
  * `$CODEX_HOME/config.toml` (default `~/.codex`); nothing is changed.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { codexTrust } from '../agents/codex-trust.js';
 import type { Finding } from './doctor.js';
+import { readRegularFile } from '../state/bounded-file.js';
 
 function read(path: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFile(path, path)?.toString('utf8') ?? null;
   } catch {
     return null;
   }

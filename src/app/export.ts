@@ -9,6 +9,9 @@ import { checkedSelection } from './show.js';
 import { toCanonicalYaml } from '../core/canonical.js';
 import { renderNextSession } from '../core/next-session.js';
 import { NoHandoff } from '../errors.js';
+import { isInside, writablePath } from '../state/bounded-file.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 
 export const EXPORT_FORMATS = ['next-session', 'json', 'yaml'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -25,6 +28,26 @@ export interface ExportResult {
   text: string;
   /** the current branch had no version, so the newest one overall was exported (its branch) */
   fallback: { branch: string | null; from: string | null } | null;
+  /** the work tree exported from (null in a bare repository): a target inside it must stay inside */
+  workTree: string | null;
+}
+
+/**
+ * The file `export -o` writes, checked before anything is written (a dry run too): a path
+ * inside the work tree must not leave it through a symlink the repository ships (a tracked
+ * `notes.md` linked to `~/.bashrc`), and must be a regular file or none. A path outside the
+ * work tree is the user's own choice.
+ */
+export function exportTarget(r: ExportResult, path: string): string {
+  const top = r.workTree;
+  if (!top || !isInside(resolve(top), resolve(path))) return path;
+  return writablePath(top, relative(top, resolve(path)), 'the export target');
+}
+
+/** Writes the export to its checked target. */
+export function writeExport(target: string, text: string): void {
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, text);
 }
 
 export async function exportHandoff(repo: Repo, req: ExportRequest): Promise<ExportResult> {
@@ -39,5 +62,5 @@ export async function exportHandoff(repo: Repo, req: ExportRequest): Promise<Exp
   else if (req.format === 'yaml') text = v.valid && v.text ? v.text : toCanonicalYaml(h as Record<string, unknown>);
   else text = renderNextSession(h, typeof h.date === 'string' ? h.date : isoUtc(v.timestamp));
   const fallback = latest?.fallback ? { branch: sel.branch ?? null, from: v.branch ?? null } : null;
-  return { version: v.id, text, fallback };
+  return { version: v.id, text, fallback, workTree: repo.workTree };
 }

@@ -4,10 +4,10 @@
  * null, and the write goes on without it ("записать handoff без mid-task
  * секции, не блокировать").
  */
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { activeTask, type MidTask } from '../core/mid-task.js';
+import { readRegularFile, readWorkTreeFile } from '../state/bounded-file.js';
 
 export const DEFAULT_STATUS_FILE = '.tasks/STATUS.md';
 const MAX_STATUS_BYTES = 1 << 20;
@@ -23,12 +23,12 @@ export async function readTaskBoard(repo: Repo): Promise<BoardRead> {
   if (!top) return { exists: false, task: null };
   const configured = await repo.configGet('handoff.statusFile');
   const rel = configured?.trim() || DEFAULT_STATUS_FILE;
-  const file = isAbsolute(rel) ? rel : join(top, rel);
+  // An absolute path is the user's own setting; a relative one is the work tree's, and stays inside it.
+  let bytes: Buffer | null;
   try {
-    const st = statSync(file);
-    if (!st.isFile() || st.size > MAX_STATUS_BYTES) return { exists: false, task: null };
-    return { exists: true, task: activeTask(readFileSync(file, 'utf8')) };
+    bytes = isAbsolute(rel) ? readRegularFile(rel, rel, MAX_STATUS_BYTES) : readWorkTreeFile(top, rel, MAX_STATUS_BYTES);
   } catch {
-    return { exists: false, task: null };
+    bytes = null;
   }
+  return bytes === null ? { exists: false, task: null } : { exists: true, task: activeTask(bytes.toString('utf8')) };
 }

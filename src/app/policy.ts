@@ -3,8 +3,6 @@
  * notes (`policy/approved`). The file is read, never written. An unapproved file is not
  * trusted: commands that write refuse, `seed` falls back to the defaults.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { ItemStore } from '../git/item-store.js';
 import { agentActive } from './actor.js';
@@ -13,6 +11,7 @@ import { defaultPolicy, normalizePolicy, policyHash, POLICY_PATH, type Policy } 
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
 import { InvalidPolicy, NoPolicy, PersonRequired, PolicyNotApproved } from '../errors.js';
+import { readWorkTreeFile } from '../state/bounded-file.js';
 
 export interface LoadedPolicy {
   path: string;
@@ -38,11 +37,8 @@ export async function loadPolicy(repo: Repo, items: ItemStore): Promise<LoadedPo
   const root = repo.workTree;
   let bytes: Buffer | null = null;
   if (root) {
-    try {
-      bytes = readFileSync(join(root, POLICY_PATH));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new InvalidPolicy(`${POLICY_PATH}: ${(e as Error).message}`);
-    }
+    // a regular file inside the work tree, of a bounded size; a link out or /dev/zero is refused naming it
+    bytes = readWorkTreeFile(root, POLICY_PATH);
   }
   if (!bytes) {
     const p = defaultPolicy();

@@ -4,12 +4,12 @@
  * as GLOBAL_STATE.md) grew by that many since the last relay mark. Counted at write time; the
  * baseline is kept per worktree. The mark is a trailer of the version (docs/format.md).
  */
-import { readFileSync } from 'node:fs';
 import type { Repo } from '../git/repo.js';
 import { readLocalState, writeLocalState } from '../state/local-state.js';
 import { countCompleted } from '../core/relay-prompt.js';
 import { relayTrailers, tasksDue, type RelayReason } from '../core/relay.js';
 import { writeHandoff, type WriteRequest, type WriteResult } from './write.js';
+import { readWorkTreeFileOrNull } from '../state/bounded-file.js';
 
 const BASELINE_STATE = 'relay-tasks';
 
@@ -26,13 +26,8 @@ export async function relayMark(repo: Repo, explicit: boolean): Promise<RelayMar
   if (!explicit && (perSession <= 0 || !stateFile)) return null;
   let completed: number | null = null;
   if (perSession > 0 && stateFile) {
-    const abs = repo.workPath(stateFile);
-    let text = '';
-    try {
-      text = abs ? readFileSync(abs, 'utf8') : '';
-    } catch {
-      /* no state file yet: nothing completed */
-    }
+    // no state file yet (or none that is a regular file inside the work tree): nothing completed
+    const text = (repo.workTree ? readWorkTreeFileOrNull(repo.workTree, stateFile)?.toString('utf8') : '') ?? '';
     completed = countCompleted(text);
   }
   if (explicit) return { reason: 'requested', trailers: relayTrailers('requested', completed), completed };

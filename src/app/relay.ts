@@ -5,7 +5,6 @@
  * relay is recorded and the prompt archived. Failed or timed out: recorded with the reason,
  * exit 4, and not tried again without `--retry`.
  */
-import { readFileSync } from 'node:fs';
 import type { Repo } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
 import { RelayStore } from '../state/relay-store.js';
@@ -16,6 +15,7 @@ import { parseTasks, renderRelayPrompt } from '../core/relay-prompt.js';
 import { relayRequest, type RelayRequest } from './relay-request.js';
 import { decideRelay, relayIdFor, settle, type Ack, type RelayAttempt, type RelayRecord } from '../core/relay.js';
 import { isHandoffError, RelayFailed, UsageError } from '../errors.js';
+import { readWorkTreeFile } from '../state/bounded-file.js';
 
 export const DEFAULT_TIMEOUT_S = 60;
 export const POLL_INTERVAL_MS = 5000;
@@ -244,7 +244,8 @@ async function renderPrompt(repo: Repo, c: Candidate, relayId: string, stateFile
   let tasks: ReturnType<typeof parseTasks>['remaining'] = [];
   if (stateFile) {
     try {
-      tasks = parseTasks(readFileSync(repo.workPath(stateFile)!, 'utf8')).remaining;
+      const bytes = repo.workTree ? readWorkTreeFile(repo.workTree, stateFile) : null;
+      if (bytes) tasks = parseTasks(bytes.toString('utf8')).remaining;
     } catch {
       /* no state file: the bookmark alone */
     }

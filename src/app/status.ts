@@ -3,7 +3,6 @@
  * handoff document and whether that document validates now, and its receipts, newest first.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { ItemStore } from '../git/item-store.js';
 import { handoffDocPath, parseWorkItem, type ItemState, type WorkItemRef } from '../core/work-item.js';
@@ -17,6 +16,7 @@ import { authorizationOf } from './seed.js';
 import { untrustedNotice } from './policy.js';
 import { isHandoffError, ProviderFailed } from '../errors.js';
 import { requireWorkTree } from './repository.js';
+import { insidePath } from '../state/bounded-file.js';
 
 export interface ItemStatus {
   workItem: string;
@@ -39,7 +39,8 @@ export async function itemStatus(repo: Repo, ref: WorkItemRef, opts: { keepGoing
   const ctx = await openItem(repo, ref, { write: false });
   const record = ctx.record;
   const path = record?.handoffDoc ?? handoffDocPath(ref);
-  const abs = join(ctx.workTree, path);
+  // the record may come from a remote: its document path stays inside the work tree
+  const abs = insidePath(ctx.workTree, path, 'the handoff document');
   const exists = existsSync(abs);
   let problems: DocProblem[];
   if (!exists) {

@@ -9,6 +9,7 @@ import { BARE_HANDOFF_HINT, CONSOLIDATED_STEP, continuationPaths, coveredTopics,
 import type { LatestCadence } from './continuation-refs.js';
 import { scanActiveTopic } from '../core/sweep-scan.js';
 import { requireWorkTree } from './repository.js';
+import { readWorkTreeFileOrNull } from '../state/bounded-file.js';
 
 export const STREAMING_DIR = 'cadence/streaming';
 export const ACTIVE_FILE = 'cadence/_ACTIVE.md';
@@ -64,7 +65,7 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
     if (f.committedAt === null) f.mtime = statSync(join(top, f.path)).mtimeMs;
   }
   const activeAbs = join(top, ACTIVE_FILE);
-  const activeText = existsSync(activeAbs) ? readFileSync(activeAbs, 'utf8') : null;
+  const activeText = existsSync(activeAbs) ? (readWorkTreeFileOrNull(top, ACTIVE_FILE)?.toString('utf8') ?? null) : null;
   const facts = (await repo.resolveRef(NOTES_REF)) ? await continuationRefs(repo) : [];
   const latest: LatestCadence = Array.isArray(facts) ? { refs: facts, produced: [], date: null } : facts;
   const refs = latest.refs;
@@ -106,13 +107,9 @@ function readProduced(top: string, produced: string[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const p of produced) {
     if (isAbsolute(p) || p.split(/[\\/]/).includes('..')) continue;
-    const abs = join(top, p);
-    if (!isFile(abs)) continue;
-    try {
-      out.set(p, readFileSync(abs, UTF8).slice(0, 65536));
-    } catch {
-      // unreadable: it covers by its name only
-    }
+    // unreadable, outside the work tree or no regular file: it covers by its name only
+    const bytes = readWorkTreeFileOrNull(top, p);
+    if (bytes !== null) out.set(p, bytes.subarray(0, 65536).toString('utf8'));
   }
   return out;
 }

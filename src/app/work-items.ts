@@ -2,8 +2,6 @@
  * What every work-item command starts from: the item, its record in the notes, the policy,
  * the provider; and how the provider's planned steps run (or, with --dry-run, do not).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { ItemStore, type StoredItem } from '../git/item-store.js';
 import { readSessions } from '../state/session-store.js';
@@ -18,10 +16,21 @@ import { DELIVERY_CONFIG_PATH, GitHubProvider, NO_DELIVERY, parseDeliveryConfig,
 import { runGh } from '../providers/gh.js';
 import { noteConfigWarning } from '../git/config-values.js';
 import type { PlannedStep, Provider, StepName } from '../providers/types.js';
-import { DamagedWorkItem, GhFailed, InvalidPolicy, ProviderFailed, SecretDetected, UsageError, WorkItemConflict, isHandoffError } from '../errors.js';
+import {
+  DamagedWorkItem,
+  GhFailed,
+  InvalidPolicy,
+  ProviderFailed,
+  SecretDetected,
+  UsageError,
+  WorkItemConflict,
+  isHandoffError,
+  UnsafePath,
+} from '../errors.js';
 import { requireWorkTree } from './repository.js';
 import { compileAllow, scanFields } from '../core/secrets.js';
 import { describeSecrets } from '../core/secret-report.js';
+import { readWorkTreeFile } from '../state/bounded-file.js';
 
 export interface ItemContext {
   repo: Repo;
@@ -47,8 +56,11 @@ export function parseItemOption(text: string | undefined): WorkItemRef {
 function readDelivery(workTree: string): DeliveryConfig {
   let text: string;
   try {
-    text = readFileSync(join(workTree, DELIVERY_CONFIG_PATH), 'utf8');
-  } catch {
+    const bytes = readWorkTreeFile(workTree, DELIVERY_CONFIG_PATH);
+    if (bytes === null) return NO_DELIVERY;
+    text = bytes.toString('utf8');
+  } catch (e) {
+    if (isHandoffError(e, UnsafePath)) throw e;
     return NO_DELIVERY;
   }
   const d = parseDeliveryConfig(text);

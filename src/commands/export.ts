@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
-import { exportHandoff, EXPORT_FORMATS, type ExportFormat } from '../app/export.js';
+import { exportHandoff, exportTarget, writeExport, EXPORT_FORMATS, type ExportFormat } from '../app/export.js';
 import { UsageError } from '../errors.js';
 import { jsonVisible, visibleText } from '../core/visible-text.js';
 
@@ -38,11 +37,10 @@ export const command: CommandModule = {
       );
     // To stdout the export is a rendering: shown visibly (JSON keeps the exact text as escapes); a file gets the exact text.
     if (!output) return void ctx.io.out(format === 'json' ? jsonVisible(r.text) : visibleText(r.text));
-    const path = resolve(ctx.cwd, output);
+    const path = exportTarget(r, resolve(ctx.cwd, output));
     if (args.values['dry-run'])
       return void ctx.io.out(`dry run: would write version ${r.version.slice(0, 12)} as ${format} to ${path} (${Buffer.byteLength(r.text)} bytes)\n`);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, r.text);
+    writeExport(path, r.text);
     ctx.io.err(`wrote version ${r.version.slice(0, 12)} as ${format} to ${output}`);
   },
 };

@@ -2,7 +2,8 @@
  * What the tool fills in from HEAD at write time (docs/format.md "The note"): the
  * commit, its tree, its `git patch-id --stable`, the recent commits and content hashes.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { insidePath, MAX_WORK_TREE_FILE_BYTES } from '../state/bounded-file.js';
 import type { Repo } from './repo.js';
 import type { Commit } from './objects.js';
 import { readCommit } from './read-objects.js';
@@ -55,9 +56,11 @@ export async function patchId(repo: Repo, head: string, commit: Commit): Promise
 /** `git hash-object` of the content-hash paths that exist (filters and line endings honoured). */
 export async function contentHashes(repo: Repo): Promise<Record<string, string>> {
   const extra = (await repo.configAll('handoff.hashPaths')).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+  // git reads each path whole, through a symlink: only regular files inside the work tree,
+  // of a bounded size (a tracked cadence/_ACTIVE.md linked to /dev/zero would read forever).
   const paths = [...new Set([...DEFAULT_HASH_PATHS, ...extra])].filter((p) => {
     const abs = repo.workPath(p);
-    return abs !== null && existsSync(abs);
+    return abs !== null && existsSync(abs) && boundedRegularInside(repo.workTree!, p);
   });
   if (!paths.length) return {};
   const out = await repo.git(['hash-object', '--', ...paths], { readOnly: true });
@@ -65,4 +68,13 @@ export async function contentHashes(repo: Repo): Promise<Record<string, string>>
   const map: Record<string, string> = {};
   paths.forEach((p, i) => (map[p] = ids[i]));
   return map;
+}
+
+function boundedRegularInside(top: string, rel: string): boolean {
+  try {
+    const st = statSync(insidePath(top, rel));
+    return st.isFile() && st.size <= MAX_WORK_TREE_FILE_BYTES;
+  } catch {
+    return false;
+  }
 }

@@ -5,7 +5,7 @@
  * from the tip only until it meets commits the index already holds and appends the new
  * ones. A missing, truncated or unwritable index costs time, never an answer.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from './repo.js';
 import { HandoffStore } from './handoff-store.js';
@@ -15,6 +15,7 @@ import { findNote } from './notes-tree.js';
 import type { FieldText } from '../core/search.js';
 import { GitFailed } from '../errors.js';
 import { isObjectId } from '../core/object-id.js';
+import { readStateFile } from '../state/bounded-file.js';
 
 /** Bump when the line format changes: an index of another format is rebuilt. */
 const FORMAT = 2;
@@ -73,13 +74,8 @@ export async function loadSearchIndex(repo: Repo, describe: DescribeVersion, ign
   const tip = await store.tip();
   if (!tip) return { lines: [], added: 0 };
   let text = '';
-  if (!ignoreFile && existsSync(file)) {
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      text = '';
-    }
-  }
+  // A symlink, a FIFO or a device in the file's place reads as no index (and is replaced below).
+  if (!ignoreFile && existsSync(file)) text = readStateFile(file)?.toString('utf8') ?? '';
   const all = text ? text.split('\n') : [];
   if (all.length && all[0] !== JSON.stringify({ format: FORMAT })) all.length = 0;
   const known = new Set<string>();

@@ -3,10 +3,11 @@
  * common dir (local state, never pushed). Writes are atomic (temporary file, then rename).
  * The `git config --local` side is in ../git/local-config.ts.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readlinkSync, rmdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { readJsonFile, writeJsonFile } from './json-file.js';
+import { readRegularFile } from './bounded-file.js';
 import type { Repo } from '../git/repo.js';
 
 export const INSTALL_RECORD = 'install.json';
@@ -17,18 +18,26 @@ export interface FileState {
   link: string | null;
 }
 
+/** What is at `path`: a regular file's bytes and mode (through a symlink: its target's, never a link's 0777), read without blocking and within a bound. */
 export function fileState(path: string): FileState {
+  const read = (): Buffer | null => {
+    try {
+      return readRegularFile(path, path);
+    } catch {
+      return null;
+    }
+  };
   try {
     const st = lstatSync(path);
     if (st.isSymbolicLink()) {
-      let data: Buffer | null = null;
+      let mode: number | null = null;
       try {
-        data = readFileSync(path);
+        mode = statSync(path).mode & 0o7777;
       } catch {}
-      return { data, mode: st.mode & 0o7777, link: readlinkSync(path) };
+      return { data: read(), mode, link: readlinkSync(path) };
     }
     if (!st.isFile()) return { data: null, mode: null, link: null };
-    return { data: readFileSync(path), mode: st.mode & 0o7777, link: null };
+    return { data: read(), mode: st.mode & 0o7777, link: null };
   } catch {
     return { data: null, mode: null, link: null };
   }

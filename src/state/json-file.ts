@@ -2,18 +2,22 @@
  * The one JSON state-file store: local records (relay, sessions, install, caches) are JSON
  * files read leniently and written atomically (./atomic-write.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
+import { readStateFile } from './bounded-file.js';
 
 /**
  * The parsed file, or null when it is absent, unreadable or not JSON: local state is a
  * convenience, and a damaged record counts as none. The absent case, the common one (hooks
- * read on every commit), is answered without an exception.
+ * read on every commit), is answered without an exception. A symlink, a FIFO or a device in
+ * the file's place reads as none too, without being followed or waited on.
  */
 export function readJsonFile<T = unknown>(path: string): T | null {
   if (!existsSync(path)) return null;
+  const bytes = readStateFile(path);
+  if (bytes === null) return null;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
+    return JSON.parse(bytes.toString('utf8')) as T;
   } catch {
     return null;
   }

@@ -5,11 +5,12 @@
  * locks and the clone's sync lock are taken here; git's own ref locks (which name no owner)
  * are judged by the same rule (../git/ref-locks.ts).
  */
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { processHolding, processStartToken } from '../process/proc.js';
 import { temporaryPath } from './atomic-write.js';
+import { readStateFile } from './bounded-file.js';
 
 export interface LockOwner {
   pid: number;
@@ -86,15 +87,13 @@ export function processAlive(pid: number): boolean {
  * The owner a lock file names: `{"pid","host","since","start"}` (`start` absent in locks of
  * earlier versions), or the `<pid> <token>` line sync
  * locks of older versions hold (on this host: the lock lives in the clone's git dir). Null
- * when the file is gone, empty or damaged.
+ * when the file is gone, empty or damaged, and when it is no regular file (a FIFO in its place
+ * is never waited on, a symlink never followed).
  */
 export function readLockOwner(path: string): LockOwner | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
+  const bytes = readStateFile(path, 64 * 1024);
+  if (bytes === null) return null;
+  const text = bytes.toString('utf8');
   const legacy = /^(\d+) \S*\n?$/.exec(text);
   if (legacy) return { pid: Number(legacy[1]), host: hostname(), since: '' };
   try {

@@ -4,7 +4,7 @@
  * an installer follows.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Repo } from '../../git/repo.js';
 import { configLocal, configLocalAll, effectiveHooksDir, removeEmptySection } from '../../git/local-config.js';
 import {
@@ -28,6 +28,7 @@ import { notesConfigInstaller } from './notes-config.js';
 import { syncInstaller } from './sync.js';
 import { agentInstallers } from './agents.js';
 import type { FileBefore, InstallOptions, InstallRecord, Installer, PlanContext, PlannedStep, RecordedFile, Step } from './types.js';
+import { insidePath, isInside, writablePath } from '../../state/bounded-file.js';
 
 export type { Installer, InstallOptions, PlannedStep, Step } from './types.js';
 
@@ -55,13 +56,29 @@ function planContext(repo: Repo, options: InstallOptions, overlay: Map<string, B
   return {
     repo,
     options,
-    read: (path) => (overlay.has(path) ? overlay.get(path)! : fileState(path).data),
+    read: (path) => (overlay.has(path) ? overlay.get(path)! : fileState(keptInside(repo, path)).data),
     mode: (path) => fileState(path).mode,
     configAll: (key) => repo.configAll(key),
     hooksDir: () => (hooks ??= effectiveHooksDir(repo)),
     packageRoot: packageRoot(),
     record: readInstallRecord<InstallRecord>(repo),
   };
+}
+
+/**
+ * `path` itself, refused (UnsafePath, one line naming it) when it lies in the work tree and a
+ * symlink there leads out of it: a tracked `.claude/` linked to the user's own, a `CLAUDE.md`
+ * linked to `~/.bashrc`. A file to be written must be a regular file (or absent). The git dir
+ * holds no repository content (a checkout writes no link there), and paths outside the work
+ * tree (an agent's own user-level file) are the installer's choice, not the repository's.
+ */
+function keptInside(repo: Repo, path: string, write = false): string {
+  const abs = resolve(path);
+  const top = repo.workTree;
+  if (!top || !isInside(resolve(top), abs) || [repo.paths.commonDir, repo.gitDir].some((d) => isInside(resolve(d), abs))) return path;
+  if (write) writablePath(top, relative(top, abs));
+  else insidePath(top, relative(top, abs));
+  return path;
 }
 
 /** The steps `init` would take; empty when everything is already in place. */
@@ -72,7 +89,10 @@ export async function planInstall(repo: Repo, options: InstallOptions): Promise<
   for (const inst of INSTALLERS) {
     if (inst.wanted && !inst.wanted(options)) continue;
     for (const step of await inst.plan(ctx)) {
-      if (step.kind === 'file') overlay.set(step.path, step.content);
+      if (step.kind === 'file') {
+        keptInside(repo, step.path, true);
+        overlay.set(step.path, step.content);
+      }
       out.push({ ...step, installer: inst.id });
     }
   }
