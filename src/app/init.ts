@@ -7,6 +7,7 @@ import type { Repo } from '../git/repo.js';
 import { applyInstall, applyUninstall, planInstall, planUninstall, type InstallOptions, type PlannedStep } from './install/index.js';
 import { requireWorkTree } from './repository.js';
 import { forgetScannedNotes, scannedNotesPath } from '../state/scanned-notes.js';
+import { forgetSessions } from '../state/session-store.js';
 
 export interface InstallPlan {
   steps: PlannedStep[];
@@ -34,6 +35,9 @@ export async function uninstallRepository(repo: Repo, dryRun: boolean): Promise<
     // The outgoing scan's record of clean notes is a cache of the tool's own: it goes with
     // the tool, so the git dir is left as init found it (the notes history stays).
     forgetScannedNotes(scannedNotesPath(repo.paths.commonDir));
+    // The agent hooks' session records go with the hooks: a session left behind would lend
+    // its id to later writes (issue 25).
+    forgetSessions(repo.gitDir);
   }
   return { steps, changed, dryRun };
 }

@@ -17,7 +17,7 @@ import { scanFields, maskSecrets, compileAllow } from '../core/secrets.js';
 import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { describeWriteChanges, type WriteChanges } from '../core/write-changes.js';
 import { findUnknownFields, unknownFieldMessage } from '../core/unknown-fields.js';
-import { currentSession } from '../core/session.js';
+import { sessionForWrite } from '../core/agent-session.js';
 import { readSessions } from '../state/session-store.js';
 import { readTaskBoard } from './mid-task.js';
 import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch } from '../errors.js';
@@ -61,6 +61,8 @@ export interface WriteRequest {
   strict?: boolean;
   /** extra trailers (e.g. relay marks) */
   trailers?: Record<string, string>;
+  /** a person typed this at a terminal: no agent session's record lends it its id */
+  terminal?: boolean;
 }
 
 export interface WriteResult {
@@ -145,12 +147,32 @@ function applyFlags(base: Obj, f: WriteFlags, warnings: string[]): Obj {
   return out;
 }
 
-/** `write --patch`: the document's fields over the latest version's; cursor, soft_context and consolidation field by field. */
+/**
+ * `write --patch`: the document's fields over the latest version's; cursor, soft_context and
+ * consolidation field by field. `null` removes the key, known field or unknown (DESIGN.md).
+ */
 function mergeDocument(base: Obj, doc: Obj): Obj {
   const out: Obj = { ...base };
   for (const [k, v] of Object.entries(doc)) {
-    if (['cursor', 'soft_context', 'consolidation'].includes(k) && isObj(v) && isObj(out[k])) out[k] = { ...(out[k] as Obj), ...v };
+    if (v === null) delete out[k];
+    else if (PATCHED_BY_FIELD.includes(k) && isObj(v)) out[k] = withoutNulls({ ...(isObj(out[k]) ? (out[k] as Obj) : {}), ...v });
     else out[k] = v;
+  }
+  return out;
+}
+
+const PATCHED_BY_FIELD = ['cursor', 'soft_context', 'consolidation'];
+
+function withoutNulls(o: Obj): Obj {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
+}
+
+/** The fields of a patch that set something: its `null`s remove a field, so they are not unknown fields to warn about. */
+function patchSettings(doc: Obj): Obj {
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(doc)) {
+    if (v === null) continue;
+    out[k] = PATCHED_BY_FIELD.includes(k) && isObj(v) ? withoutNulls(v) : v;
   }
   return out;
 }
@@ -214,7 +236,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     }
     const { handoff, problems } = normalizeInput(doc);
     if (problems.length) refuseProblems(problems);
-    await checkUnknownFields(repo, doc as Obj, req, warnings);
+    await checkUnknownFields(repo, req.patch && isObj(doc) ? patchSettings(doc) : (doc as Obj), req, warnings);
     const given = userContent(handoff) as Obj;
     if (typeof given.session_id === 'string' && given.session_id) docSession = given.session_id;
     base = req.patch ? mergeDocument(carried, given) : given;
@@ -224,7 +246,9 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   }
 
   // Decide: patch with flags, validate again, scan what the user gave.
-  const session = req.flags.session ?? docSession ?? sessionIdFromEnv(process.env) ?? currentSession(readSessions(repo.gitDir), undefined)?.session_id;
+  const ids = await resolveIdentities(repo);
+  const recorded = req.terminal ? undefined : sessionForWrite(readSessions(repo.gitDir), isoUtc(ids.committer.timestamp))?.session_id;
+  const session = req.flags.session ?? docSession ?? sessionIdFromEnv(process.env) ?? recorded;
   if (session) base.session_id = session;
   else delete base.session_id;
   let patched = applyFlags(base, req.flags, warnings);
@@ -238,7 +262,6 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     throw new SecretDetected(r.message, r.data);
   }
 
-  const ids = await resolveIdentities(repo);
   const [pid, hashes] = await pending;
   const handoff = withDefaults({
     ...user,

@@ -4,6 +4,7 @@ import { withRepo } from '../app/repository.js';
 import type { ListField, WriteResult } from '../app/write.js';
 import { writeWithRelayMark } from '../app/relay-mark.js';
 import { readInputFile, readStdin } from '../cli/io.js';
+import { usageLine } from '../cli/spec.js';
 import { InvalidInput, UsageError } from '../errors.js';
 
 const LIST_FLAG_FIELDS: Record<string, ListField> = {
@@ -24,6 +25,9 @@ function listFlags(v: Record<string, unknown>, op: 'add' | 'remove'): Partial<Re
   return out;
 }
 
+/** Options that say how to write, not what: given alone with no input, there is nothing to write. */
+const HOW_NOT_WHAT = new Set(['file', 'patch', 'strict', 'dry-run', 'json', 'help']);
+
 /** The one line under "wrote version": what changed against the version before. */
 function changeLine(r: WriteResult): string {
   const c = r.changes;
@@ -40,7 +44,7 @@ export const command: CommandModule = {
     name: 'write',
     summary: 'append a new handoff version (YAML or JSON on stdin or --file, and flags)',
     description:
-      "The whole handoff comes from stdin (when it is not a terminal) or --file; flags override its fields. With --patch the document's fields are merged onto the latest version instead, like flags. With flags alone the latest version is carried forward and patched. A list flag without add/remove (--guard, --pending-question, --ask-user, --note, --memory-update, --continuation-ref) REPLACES the whole list and says what it dropped; --add-X adds one item, --remove-X removes one. Every write prints one line saying what changed against the previous version. Content identical to the latest version on the same commit appends nothing. Unknown fields are kept and warned about (--strict or handoff.strict=true refuses them). A secret in the input refuses the write.",
+      "The whole handoff comes from stdin (when it is not a terminal) or --file; flags override its fields. With --patch the document's fields are merged onto the latest version instead, like flags, and a field set to null is removed. With flags alone the latest version is carried forward and patched. A list flag without add/remove (--guard, --pending-question, --ask-user, --note, --memory-update, --continuation-ref) REPLACES the whole list and says what it dropped; --add-X adds one item, --remove-X removes one. Every write prints one line saying what changed against the previous version. Content identical to the latest version on the same commit appends nothing. Unknown fields are kept and warned about (--strict or handoff.strict=true refuses them). A secret in the input refuses the write.",
     options: {
       file: { type: 'string', short: 'f', arg: 'path', describe: "read the handoff from a file ('-' for stdin)" },
       status: { type: 'string', arg: 'active|paused|done', describe: 'set status' },
@@ -74,7 +78,7 @@ export const command: CommandModule = {
       'remove-continuation-ref': { type: 'string', multiple: true, arg: 'path', describe: 'remove this one from continuation_refs (exact text; repeat)' },
       'work-item': { type: 'string', arg: 'item', describe: 'set work_item (github:owner/repo#N or local:#N)' },
       produced: { type: 'string', multiple: true, arg: 'path', describe: 'a document the fidelity sweep produced (repeat); fills consolidation' },
-      patch: { type: 'boolean', describe: "merge the document's fields onto the latest version instead of replacing the whole handoff" },
+      patch: { type: 'boolean', describe: "merge the document's fields onto the latest version instead of replacing the whole handoff (null removes a field)" },
       strict: { type: 'boolean', describe: 'refuse unknown fields instead of warning (also handoff.strict=true)' },
       relay: { type: 'boolean', describe: "mark this version as handing over to a new session ('git handoff relay')" },
       'dry-run': DRY_RUN_OPTION,
@@ -101,7 +105,10 @@ export const command: CommandModule = {
       input = await readStdin(ctx.io);
       if (file === '-' && !input) throw new UsageError('write: --file - given but stdin is empty');
     }
+    // an empty write would append a version whose only change is its session id
+    const nothing = !input && Object.keys(v).every((k) => HOW_NOT_WHAT.has(k));
     const request = {
+      terminal: ctx.io.stdinIsTTY,
       input,
       inputName,
       dryRun: Boolean(v['dry-run']),
@@ -126,7 +133,13 @@ export const command: CommandModule = {
         produced: list(v.produced),
       },
     };
-    const r = await withRepo(ctx.cwd, (repo) => writeWithRelayMark(repo, request, Boolean(v.relay)));
+    const r = await withRepo(ctx.cwd, (repo) => {
+      if (nothing) {
+        if (!ctx.json) ctx.io.err([`usage: ${usageLine(command.spec)}`, ...(command.spec.examples ?? []).map((e) => `   or: ${e}`)].join('\n'));
+        throw new UsageError('write: nothing to write: give the handoff on stdin or with --file, or set fields with flags; nothing was written');
+      }
+      return writeWithRelayMark(repo, request, Boolean(v.relay));
+    });
     for (const w of r.warnings) ctx.io.err(`git handoff: warning: ${w}`);
     if (ctx.json) {
       ctx.io.json({

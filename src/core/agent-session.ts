@@ -4,7 +4,7 @@
  * its own record, so two agents in one worktree never judge or overwrite each other. The
  * use cases in `src/app/agent-hook.ts` gather the facts and store the state.
  */
-import type { SessionState } from './session.js';
+import { currentSession, type SessionState } from './session.js';
 import type { PhraseClass } from './phrases.js';
 
 export interface SessionStartFacts {
@@ -41,6 +41,19 @@ const lastHeard = (s: SessionState): string => s.seen_at ?? s.started_at;
 export function finishedSessions(others: SessionState[], now: string): SessionState[] {
   const at = Date.parse(now);
   return others.filter((s) => s.ended_at || !(at - Date.parse(lastHeard(s)) < SESSION_IDLE_SECONDS * 1000));
+}
+
+/**
+ * The recorded session a write that names none is credited to (an agent whose shell commands
+ * get no session id): the live one that started last, never one that ended or fell silent
+ * `SESSION_IDLE_SECONDS` ago, which `uninstall` or a crash may have left behind.
+ */
+export function sessionForWrite(records: SessionState[], now: string): SessionState | null {
+  const finished = new Set(finishedSessions(records, now));
+  return currentSession(
+    records.filter((r) => !finished.has(r)),
+    undefined,
+  );
 }
 
 /** The previous session: of the finished ones, the one that ended (or was last heard from) last. */

@@ -65,3 +65,9 @@ export function removeSession(gitDir: string, id: string): void {
   rmSync(join(localStateDir(gitDir), SESSIONS_DIR, `${sessionKey(id)}.json`), { force: true });
   if (legacy(gitDir)?.session_id === id) removeLocalState(gitDir, SESSION_STATE);
 }
+
+/** Every session record of this git dir (`uninstall`: the agent hooks that wrote them are gone). */
+export function forgetSessions(gitDir: string): void {
+  rmSync(join(localStateDir(gitDir), SESSIONS_DIR), { recursive: true, force: true });
+  removeLocalState(gitDir, SESSION_STATE);
+}

@@ -222,7 +222,9 @@ describe('write: input, tool-filled fields, native readers', () => {
   it('appends a new version for the same content once HEAD moved', () => {
     const prev = handoff(repo, ['log', '--json', '-n', '1']).json.versions[0].version;
     const head = repo.commit('feat: more');
-    const w = handoff(repo, ['write', '--json']);
+    const status = handoff(repo, ['show', '--json']).json.handoff.status;
+    // the same content (a flag that changes nothing); with no flag and no input there is nothing to write
+    const w = handoff(repo, ['write', '--json', '--status', status]);
     expect(w.json).toMatchObject({ unchanged: false, target: head });
     expect(w.json.version).not.toBe(prev);
     expect(w.json.handoff.recent_commits[0]).toBe(`${head.slice(0, 7)}: feat: more`);

@@ -1,7 +1,7 @@
 /**
- * Runs the installed CLI as a person at a terminal does: stdout and stderr each on a real
- * pseudo-terminal of its own (Python's pty module; Node has none), so a test can tell what
- * went to which while both are terminals.
+ * Runs the installed CLI as a person at a terminal does: stdin and stdout on one real
+ * pseudo-terminal, stderr on another (Python's pty module; Node has none), so a test can
+ * tell what went to which while all three are terminals. Nothing is typed on stdin.
  */
 import { spawnSync } from 'node:child_process';
 import { cliPath } from './cli.js';
@@ -10,7 +10,7 @@ import type { TestRepo } from './repo.js';
 const RUNNER = String.raw`
 import json, os, pty, select, subprocess, sys
 outs = [pty.openpty(), pty.openpty()]
-p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=outs[0][1], stderr=outs[1][1])
+p = subprocess.Popen(sys.argv[1:], stdin=outs[0][1], stdout=outs[0][1], stderr=outs[1][1])
 for _, slave in outs: os.close(slave)
 got = [b"", b""]
 open_fds = {outs[0][0]: 0, outs[1][0]: 1}
