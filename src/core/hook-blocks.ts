@@ -179,3 +179,19 @@ function sectionEnd(lines: string[], keyAt: number): number {
 function unquote(s: string): string {
   return s.replace(/^(["'])(.*)\1$/, '$2');
 }
+
+/**
+ * The lines someone added to a hook file we wrote whole (`ours`, our shim): `text`'s lines
+ * that are not `ours`'s, when every line of `ours` is still there in order; null when one of
+ * our lines was changed or taken out (then our part and theirs cannot be told apart).
+ */
+export function linesAddedTo(ours: string, text: string): string[] | null {
+  const mine = ours.replace(/\n$/, '').split('\n');
+  const added: string[] = [];
+  let i = 0;
+  for (const line of text.replace(/\n$/, '').split('\n')) {
+    if (i < mine.length && line === mine[i]) i++;
+    else added.push(line);
+  }
+  return i === mine.length ? added : null;
+}

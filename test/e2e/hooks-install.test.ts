@@ -146,7 +146,7 @@ describe('init / uninstall (plain hooks folder)', () => {
     expect(handoffLines(found.stderr).filter((l) => l.startsWith('git-handoff: substantive commit'))).toHaveLength(1);
   });
 
-  it('keeps what the user changed after init: a rewritten hook stays, our shim goes', () => {
+  it('keeps what the user changed after init: a rewritten hook stays, the line added to our shim stays and our lines go', () => {
     const repo = TestRepo.init();
     repo.commit('chore: start');
     handoff(repo, ['init']);
@@ -155,12 +155,14 @@ describe('init / uninstall (plain hooks folder)', () => {
     const shim = readFileSync(join(hooks, 'post-commit'), 'utf8');
     const edited = `${shim}# edited by the user\n`;
     writeFileSync(join(hooks, 'post-commit'), edited, { mode: 0o755 });
-    expect(handoff(repo, ['uninstall', '--dry-run']).stdout).toContain('remove .git/hooks/post-commit (it changed after init)');
+    expect(handoff(repo, ['uninstall', '--dry-run']).stdout).toContain(
+      "take git-handoff's lines out of .git/hooks/post-commit (it changed after init: the line you added stays)",
+    );
     const r = handoff(repo, ['uninstall']);
     expect(r.code).toBe(0);
     expect(readFileSync(join(hooks, 'post-rewrite'), 'utf8')).toBe('#!/bin/sh\necho mine\n');
     expect(r.stdout).toContain('note: left .git/hooks/post-rewrite as it is');
-    expect(existsSync(join(hooks, 'post-commit'))).toBe(false);
+    expect(readFileSync(join(hooks, 'post-commit'), 'utf8')).toBe('#!/bin/sh\n# edited by the user\n');
     expect(existsSync(join(hooks, 'prepare-commit-msg'))).toBe(false);
   });
 

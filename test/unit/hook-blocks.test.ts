@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { spawnSync } from 'node:child_process';
-import { huskyBlock, withBlock, withoutBlock, withLefthookCommand, withoutLefthookCommands, hasBlock } from '../../src/core/hook-blocks.js';
+import { huskyBlock, withBlock, withoutBlock, withLefthookCommand, withoutLefthookCommands, hasBlock, linesAddedTo } from '../../src/core/hook-blocks.js';
 import { coversHandoff } from '../../src/app/install/notes-config.js';
 
 describe('husky blocks', () => {
@@ -88,5 +88,19 @@ describe('notes config', () => {
     ['refs/notes/handof[!f]', false],
   ])('%s covers refs/notes/handoff: %s', (v, want) => {
     expect(coversHandoff(v)).toBe(want);
+  });
+});
+
+describe('linesAddedTo (a shim someone edited)', () => {
+  const shim = '#!/bin/sh\n# git-handoff hook shim\nrun\nexit 0\n';
+  it.each([
+    ['unchanged', shim, []],
+    ['a line appended', `${shim}echo mine\n`, ['echo mine']],
+    ['lines put between ours', '#!/bin/sh\n# git-handoff hook shim\nset -x\nrun\necho mine\nexit 0\n', ['set -x', 'echo mine']],
+    ['no final newline', `${shim}echo mine`, ['echo mine']],
+    ['one of our lines changed', shim.replace('run', 'run --fast'), null],
+    ['one of our lines taken out', shim.replace('exit 0\n', ''), null],
+  ])('%s', (_name, text, want) => {
+    expect(linesAddedTo(shim, text)).toEqual(want);
   });
 });

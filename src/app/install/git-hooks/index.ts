@@ -17,7 +17,8 @@ import { huskyOrphan, planHuskyHook, undoHusky } from './husky.js';
 import { hookLayout } from './layout.js';
 import { lefthookOrphans, planLefthookExtras, planLefthookHook, planLefthookUndo, undoExclude, undoLefthook } from './lefthook.js';
 import { planPlainHook, planShimRemoval, undoShim } from './plain.js';
-import { GIT_HOOKS, MOVED_SUFFIXES, type HookLayout, type Recipe, isOurShimExact, rel } from './shared.js';
+import { GIT_HOOKS, MOVED_SUFFIXES, type HookLayout, type Recipe, rel } from './shared.js';
+import { sha1 } from '../../../state/install-files.js';
 import { planSimpleGitHooks, planSimpleUndo } from './simple-git-hooks.js';
 
 export { CHAINED_SUFFIX } from './shared.js';
@@ -53,7 +54,8 @@ export const gitHooksInstaller: Installer = {
     if (recipe?.layout === 'simple-git-hooks') return planSimpleUndo(ctx, file, abs);
     if (recipe?.layout !== 'plain') return undefined;
     const hookPath = MOVED_SUFFIXES.reduce((p, sfx) => (p.endsWith(sfx) ? p.slice(0, -sfx.length) : p), abs);
-    return planShimRemoval(ctx, hookPath, { changed: file.after !== null && ctx.read(abs) !== null && !isOurShimExact(ctx, abs, recipe.hook) });
+    const current = ctx.read(abs);
+    return planShimRemoval(ctx, hookPath, { changed: current !== null && sha1(current) !== file.after });
   },
 
   async plan(ctx) {

@@ -3,7 +3,8 @@
  * there is kept beside it as `<hook>.pre-handoff`, which the shim runs first (its exit status
  * still counts). Under pre-commit, ours goes to `<hook>.legacy` (pre-commit.ts).
  */
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { linesAddedTo } from '../../../core/hook-blocks.js';
 import type { PlanContext, RecordedFile, Step } from '../types.js';
 import { isOurForwarder } from './forwarders.js';
 import { PRE_COMMIT_LEGACY, isPreCommitScript } from './pre-commit.js';
@@ -77,7 +78,11 @@ export function planPlainHook(ctx: PlanContext, hook: string, dir: string): Step
 /**
  * Takes our shim at `path` back out, wherever a hook manager moved it: the hook that was
  * there before (kept as `<hook>.pre-handoff`, as it is now, edits included) goes back in our
- * shim's place; a hook that is no longer ours is left as it is, and said so.
+ * shim's place; a hook that is no longer ours is left as it is, and said so. A shim someone
+ * added lines to keeps those lines (our own lines go), or, where that cannot be done cleanly,
+ * stays as it is with a notice saying why: a user's edit is never deleted. `changed`: the
+ * install record says the file changed after init (an older shim of ours that did not is
+ * removed even though it is not today's).
  */
 export function planShimRemoval(ctx: PlanContext, path: string, opts: { changed?: boolean } = {}): Step[] {
   const steps: Step[] = [];
@@ -101,8 +106,38 @@ export function planShimRemoval(ctx: PlanContext, path: string, opts: { changed?
       steps.push({ kind: 'file', path: chainedPath, content: null, summary: `remove ${rel(ctx, chainedPath)}` });
       chained = null;
     } else {
-      steps.push({ kind: 'file', path: slot, content: null, summary: `remove ${rel(ctx, slot)}${slot === path ? since : ''}` });
+      steps.push({ kind: 'file', path: slot, content: null, summary: `remove ${rel(ctx, slot)}${since}` });
     }
+  };
+  /** Our shim at `slot`, with what someone else did to it kept. */
+  const takeOut = (slot: string, data: Buffer) => {
+    const ours = shimSource(ctx, basename(path));
+    const added = data.equals(ours) ? [] : linesAddedTo(ours.toString('utf8'), data.toString('utf8'));
+    const edited = added === null ? opts.changed === true : added.some((l) => l.trim() !== '');
+    if (!edited) return putBack(slot);
+    if (added !== null && chained === null) {
+      const text = `${added[0]?.startsWith('#!') ? '' : '#!/bin/sh\n'}${added.join('\n')}\n`;
+      const n = added.filter((l) => l.trim() !== '').length;
+      steps.push({
+        kind: 'file',
+        path: slot,
+        content: Buffer.from(text),
+        mode: ctx.mode(slot) ?? 0o755,
+        summary: `take git-handoff's lines out of ${rel(ctx, slot)} (it changed after init: the ${n === 1 ? 'line' : `${n} lines`} you added stay${n === 1 ? 's' : ''})`,
+      });
+      return;
+    }
+    const why =
+      added === null
+        ? "it changed after init and is not git-handoff's shim with lines added, so git-handoff cannot tell its part from yours; delete it once nothing in it is yours"
+        : isOurForwarder(chained)
+          ? `you added lines to it after init; core.hooksPath no longer points at this folder, so move them to the hook in the folder it does point at, then delete ${rel(ctx, dirname(slot))}`
+          : `you added lines to it after init, and ${rel(ctx, chainedPath)} (the hook that was there before init) was to go back in its place; put together what you want to keep, then delete the other`;
+    steps.push({
+      kind: 'notice',
+      summary: `left ${rel(ctx, slot)}${chained ? ` and ${rel(ctx, chainedPath)}` : ''} as ${chained ? 'they are' : 'it is'}: ${why}`,
+    });
+    chained = null;
   };
   const current = ctx.read(path);
   const repoRoots = [ctx.repo.paths.commonDir, ...(ctx.repo.workTree ? [ctx.repo.workTree] : [])];
@@ -113,12 +148,13 @@ export function planShimRemoval(ctx: PlanContext, path: string, opts: { changed?
       { kind: 'notice', summary: `left ${path} as it is: its folder is outside this repository and other repositories may run it; delete it once none does` },
     ];
   }
-  if (isOurShim(current)) putBack(path);
+  if (current && isOurShim(current)) takeOut(path, current);
   else if (current && !isPreCommitScript(current))
     steps.push({ kind: 'notice', summary: `left ${rel(ctx, path)} as it is: it is no longer git-handoff's shim (someone or another tool replaced it)` });
   for (const suffix of MOVED_SUFFIXES) {
     const moved = path + suffix;
-    if (isOurShim(ctx.read(moved))) putBack(moved);
+    const data = ctx.read(moved);
+    if (data && isOurShim(data)) takeOut(moved, data);
   }
   if (chained)
     steps.push({

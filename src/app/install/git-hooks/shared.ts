@@ -48,8 +48,3 @@ export function shimSource(ctx: PlanContext, hook: string): Buffer {
 export function isOurShim(data: Buffer | null): boolean {
   return data !== null && data.subarray(0, 400).toString('utf8').includes(SHIM_MARKER);
 }
-
-export function isOurShimExact(ctx: PlanContext, path: string, hook: string): boolean {
-  const data = ctx.read(path);
-  return data !== null && data.equals(shimSource(ctx, hook));
-}
