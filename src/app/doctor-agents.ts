@@ -60,7 +60,7 @@ export function checkAgentTrust(repo: Repo, env: NodeJS.ProcessEnv): Finding[] {
       subject: '.codex/hooks.json',
       message: `Codex will not run the git-handoff hooks in .codex/hooks.json (${why.join('; ')})`,
       action:
-        "run 'codex' in this repository, trust the project and review the hooks with /hooks; for headless 'codex exec' trust them that way once, or pass --dangerously-bypass-hook-trust",
+        "run 'codex' in this repository, trust the project and review the hooks with /hooks; for headless 'codex exec' trust them that way once, or pass --dangerously-bypass-hook-trust, which runs every hook this repository's .codex/hooks.json names, not only ours: review them first",
       fixable: false,
       fixed: false,
       // a machine where Codex never ran (no config.toml) has nothing to fix yet

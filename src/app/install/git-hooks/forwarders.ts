@@ -95,7 +95,7 @@ export function forwarderSource(target: string): Buffer {
       '  done',
       '  if [ -n "$stale" ] && [ "${HANDOFF_SKIP:-}" != 1 ]; then',
       '    if command -v git-handoff >/dev/null 2>&1; then git-handoff hook forwarders </dev/null >&2',
-      '    elif [ -x node_modules/.bin/git-handoff ]; then node_modules/.bin/git-handoff hook forwarders </dev/null >&2; fi',
+      '    elif [ -x node_modules/.bin/git-handoff ] && [ -z "$(git ls-files -- node_modules 2>/dev/null)" ]; then node_modules/.bin/git-handoff hook forwarders </dev/null >&2; fi',
       '  fi',
       'esac',
       'hook=$dir/$hook',

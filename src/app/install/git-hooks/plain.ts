@@ -23,13 +23,14 @@ export function planPlainHook(ctx: PlanContext, hook: string, dir: string): Step
   const chainedPath = hookPath + CHAINED_SUFFIX;
   if (isOurShim(current)) {
     // An older shim of ours: bring it up to date, keeping whatever it chains.
+    const old = runsCheckoutCode(current!) ? ' (from an older release: it would run node_modules/.bin/git-handoff from the work tree even when a checkout brought that file)' : '';
     return [
       {
         kind: 'file',
         path,
         content: shim,
         mode: 0o755,
-        summary: `update the git-handoff ${hook} hook${why}`,
+        summary: `update the git-handoff ${hook} hook${why}${old}`,
         recipe: { layout: 'plain', hook, chained: ctx.read(chainedPath) !== null } satisfies Recipe,
       },
     ];
@@ -170,4 +171,10 @@ export function undoShim(file: RecordedFile, current: Buffer): Buffer | null | '
   // The chained original is restored by its own record entry (listed before this one).
   if (file.before && 'data' in file.before) return Buffer.from(file.before.data, 'base64');
   return null;
+}
+
+/** A shim of a release of an earlier release that ran `node_modules/.bin/git-handoff` without asking git whether the checkout tracks it. */
+export function runsCheckoutCode(shim: Buffer): boolean {
+  const text = shim.toString('utf8');
+  return text.includes('node_modules/.bin/git-handoff') && !text.includes('git ls-files -- node_modules');
 }

@@ -111,7 +111,7 @@ export function planSimpleGitHooks(ctx: PlanContext, hook: string, where: Extrac
     steps.push({
       kind: 'notice',
       unreached: true,
-      summary: `simple-git-hooks has not written git-handoff's part of its ${hook} hook yet, so it does not run: run 'npx simple-git-hooks'`,
+      summary: `simple-git-hooks has not written git-handoff's part of its ${hook} hook yet, so it does not run: run 'npx simple-git-hooks' (it writes every hook in the repository's simple-git-hooks config, and git then runs them: review that config first)`,
     });
   }
   return steps;
