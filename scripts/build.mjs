@@ -169,6 +169,17 @@ async function writeExcludedSubjectTest() {
 }
 await writeExcludedSubjectTest();
 
+// dist/git-handoff-hook, the command init registers for the agent hooks (package.json
+// `bin`): a POSIX shell script that answers an ordinary prompt and an ordinary stop without
+// Node, its prefilter generated from the phrase classifier's tables (src/agents/hook-shell.ts).
+async function writeHookShell() {
+  const r = await build({ ...common, format: 'esm', entryPoints: [join(root, 'src/agents/hook-shell.ts')], write: false });
+  const { hookShellScript } = await import(`data:text/javascript;base64,${Buffer.from(r.outputFiles[0].contents).toString('base64')}`);
+  writeFileSync(join(dist, 'git-handoff-hook'), hookShellScript());
+  chmodSync(join(dist, 'git-handoff-hook'), 0o755);
+}
+await writeHookShell();
+
 // Start-up: dist/cli.cjs is a small launcher that compiles each bundle of dist/ with a V8
 // code cache made here, for this Node, by training runs of the commands that run most (a
 // hook on every commit, show at every session start, write): the cache holds the bytecode

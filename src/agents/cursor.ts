@@ -44,6 +44,7 @@ export const cursor: AgentAdapter = {
   hookFiles: ['.cursor/hooks.json'],
   detect: (raw) => typeof raw.cursor_version === 'string' || (typeof raw.conversation_id === 'string' && typeof raw.generation_id === 'string'),
   runsHooksOf: ['claude'],
+  inputMarks: ['cursor_version', 'conversation_id', 'generation_id'],
   promptContext: false,
   render,
 };

@@ -7,7 +7,7 @@
 export const OPENCODE_PLUGIN_MARK = '// git-handoff: OpenCode plugin written by `git handoff init --agent opencode`';
 
 export const OPENCODE_PLUGIN = `${OPENCODE_PLUGIN_MARK}; \`git handoff uninstall\` removes it.
-// It runs \`git handoff hook <event> --agent opencode\` and hands the answer to OpenCode.
+// It runs \`git-handoff-hook <event> --agent opencode\` and hands the answer to OpenCode.
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 
@@ -25,7 +25,7 @@ function hook(event, input, cwd) {
     let out = '';
     let child;
     try {
-      child = spawn('git', ['handoff', 'hook', event, '--agent', 'opencode'], { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+      child = spawn('git-handoff-hook', [event, '--agent', 'opencode'], { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
     } catch {
       resolve({});
       return;

@@ -1,6 +1,6 @@
 /**
  * OpenCode (opencode.ai/docs/plugins): no hook commands, only plugins, so init writes a
- * small plugin, `.opencode/plugins/git-handoff.js`, that calls `git handoff hook <event>
+ * small plugin, `.opencode/plugins/git-handoff.js`, that calls `git-handoff-hook <event>
  * --agent opencode` with our own JSON (`session_id`, `cwd`, `prompt`, `source`) and reads
  * this answer back: `{"context": ..., "followup": ...}`.
  * - `session.created` (an event) -> session-start: the context goes into that session's

@@ -10,17 +10,23 @@
  *   line earlier versions added is taken out again (`disableCodexHooks`);
  * - the instruction file (CLAUDE.md, AGENTS.md, GEMINI.md): the trigger line, once.
  */
-import { TRIGGER_LINE, type AgentAdapter, type AgentEvent } from './types.js';
+import { HOOK_COMMAND, OLD_HOOK_COMMAND, TRIGGER_LINE, type AgentAdapter, type AgentEvent } from './types.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The command a hook entry runs. */
 export function hookCommand(event: AgentEvent, agent: string): string {
-  return `git handoff hook ${event} --agent ${agent}`;
+  return `${HOOK_COMMAND} ${event} --agent ${agent}`;
 }
 
-const OUR_COMMAND = /^git handoff hook [a-z-]+ --agent [a-z]+$/;
+/** The command earlier versions registered, which starts Node on every turn; init replaces it. */
+export function oldHookCommand(event: AgentEvent, agent: string): string {
+  return `${OLD_HOOK_COMMAND} ${event} --agent ${agent}`;
+}
+
+/** Our hook command in either form (the one registered now, or the old one). */
+export const OUR_COMMAND = /^(?:git-handoff-hook|git handoff hook) [a-z-]+ --agent [a-z]+$/;
 
 export interface TextChange {
   /** the new text; null means "no file" */
@@ -134,8 +140,16 @@ function mergeHooks(text: string | null, adapter: AgentAdapter, path: string, sh
   const hooks: Obj = isObj(settings.hooks) ? { ...settings.hooks } : {};
   let changed = false;
   for (const spec of adapter.hooks) {
-    const current = hooks[spec.native];
+    let current = hooks[spec.native];
     if (current !== undefined && !Array.isArray(current)) throw new SettingsError(`${path}: hooks.${spec.native} is not a list`);
+    // the old form of the same hook goes: one entry per event, in the form that starts no Node
+    const old = oldHookCommand(spec.event, adapter.name);
+    const withoutOld = current === undefined ? null : shape.without(current as unknown[], (h) => isObj(h) && h.command === old);
+    if (withoutOld !== null) {
+      current = withoutOld;
+      hooks[spec.native] = withoutOld;
+      changed = true;
+    }
     if (current !== undefined && shape.runs(current as unknown[], hookCommand(spec.event, adapter.name))) continue;
     hooks[spec.native] = [...((current as unknown[]) ?? []), shape.item(adapter, spec)];
     changed = true;

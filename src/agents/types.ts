@@ -8,7 +8,15 @@
 export type AgentName = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'opencode' | 'droid';
 export const AGENT_NAMES: readonly AgentName[] = ['claude', 'codex', 'gemini', 'cursor', 'copilot', 'opencode', 'droid'];
 
-/** Our event names: `git handoff hook <event> --agent A`. */
+/**
+ * The command every agent hook runs: `git-handoff-hook <event> --agent A`, the package's
+ * shell executable (./hook-shell.ts), which answers an ordinary turn itself and hands the
+ * rest to `git-handoff hook`. Earlier versions registered `git handoff hook <event> --agent A`.
+ */
+export const HOOK_COMMAND = 'git-handoff-hook';
+export const OLD_HOOK_COMMAND = 'git handoff hook';
+
+/** Our event names: `git-handoff-hook <event> --agent A`. */
 export type AgentEvent = 'session-start' | 'user-prompt-submit' | 'pre-compact' | 'stop' | 'session-end';
 export const AGENT_EVENTS: readonly AgentEvent[] = ['session-start', 'user-prompt-submit', 'pre-compact', 'stop', 'session-end'];
 
@@ -79,6 +87,12 @@ export interface AgentAdapter {
   detect(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): boolean;
   /** other agents whose hook files this program runs as well (Cursor and Copilot CLI run Claude Code's) */
   runsHooksOf: readonly AgentName[];
+  /**
+   * Top-level input keys at least one of which is in every input `detect` takes for this
+   * program's (the hook shell, ./hook-shell.ts, leaves such an input to Node when this program
+   * answers "nothing" otherwise than the agent whose hooks it runs).
+   */
+  inputMarks?: readonly string[];
   /** can a user-prompt-submit answer add context for the model (Cursor's cannot) */
   promptContext: boolean;
   /** does this pre-compact event mean a compaction really happens (Gemini fires it on every turn) */

@@ -1,5 +1,6 @@
 /**
- * `git handoff hook <event> --agent A`: the agent hooks. Gather (the agent's
+ * `git handoff hook <event> --agent A`: the agent hooks (registered as `git-handoff-hook <event> --agent A`,
+ * whose shell answers an ordinary prompt or stop itself: src/agents/hook-shell.ts). Gather (the agent's
  * JSON, the recorded session, the latest handoff) -> decide (`core/agent-session.ts`) ->
  * act (store the session, answer in the agent's format). Never in the agent's way: bad
  * input or an internal error is one line on stderr, nothing on stdout, exit 0. Silent in a
@@ -12,7 +13,7 @@ import { readSession, readSessions, removeSession, writeSession } from '../state
 import { resolveIdentities, isoUtc } from '../git/identity.js';
 import { AGENT_LIST, AGENTS, agentEvent, detectHost, isAgentName } from '../agents/index.js';
 import { hasTrigger } from '../agents/settings.js';
-import { parseHookInput, type AgentAdapter, type AgentEvent, type AgentHookInput, type AgentReply } from '../agents/types.js';
+import { HOOK_COMMAND, OLD_HOOK_COMMAND, parseHookInput, type AgentAdapter, type AgentEvent, type AgentHookInput, type AgentReply } from '../agents/types.js';
 import { currentSession, type SessionState } from '../core/session.js';
 import { classifyPhrase } from '../core/phrases.js';
 import { decidePrompt, decideSessionEnd, decideSessionStart, decideStop, finishedSessions, previousSession, sessionFor } from '../core/agent-session.js';
@@ -97,7 +98,7 @@ export function hasOwnHooks(workTree: string, adapter: AgentAdapter): boolean {
   return adapter.hookFiles.some((f) => {
     try {
       const text = readWorkTreeFileOrNull(workTree, f)?.toString('utf8') ?? '';
-      return text.includes('git handoff hook ') && text.includes(mark);
+      return (text.includes(`${HOOK_COMMAND} `) || text.includes(`${OLD_HOOK_COMMAND} `)) && text.includes(mark);
     } catch {
       return false;
     }

@@ -7,6 +7,7 @@
 import { dirname, join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { codexTrust } from '../agents/codex-trust.js';
+import { OUR_COMMAND } from '../agents/settings.js';
 import type { Finding } from './doctor.js';
 import { readRegularFile } from '../state/bounded-file.js';
 
@@ -32,7 +33,7 @@ export function checkAgentTrust(repo: Repo, env: NodeJS.ProcessEnv): Finding[] {
   const home = env.CODEX_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.codex');
   const configPath = join(home, 'config.toml');
   const config = read(configPath);
-  const t = codexTrust(config, hooksPath, hooksText, ancestors(repo.workTree), (c) => /^git handoff hook [a-z-]+ --agent codex$/.test(c));
+  const t = codexTrust(config, hooksPath, hooksText, ancestors(repo.workTree), (c) => OUR_COMMAND.test(c) && c.endsWith(' --agent codex'));
   const skipped = t.hooks.filter((h) => h.status !== 'trusted');
   if (t.projectTrusted && !skipped.length) return [];
   const why = [

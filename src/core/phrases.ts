@@ -183,14 +183,22 @@ const OBJECT_MARKERS = new Set(['with', 'с', 'со']);
 const CJK_NEGATIONS = ['不要', '不', '别', '没', '先别'];
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-/** Lower-cased words joined by one space, padded; code spans dropped; identifiers kept whole. */
-export function normalizeText(text: string): string {
-  const prose = text.replace(/```[\s\S]*?(```|$)/g, ' ').replace(/`[^`\n]*`/g, ' ');
-  const flat = prose
+/**
+ * The classifier's folding of text before it is cut into words: NFKC, lower case, ё as е,
+ * every apostrophe as '. The shell prefilter (./prompt-prefilter.ts) is derived from it.
+ */
+export function foldText(text: string): string {
+  return text
     .normalize('NFKC')
     .toLowerCase()
     .replace(/ё/g, 'е')
     .replace(/[’‘ʼ`´]/g, "'");
+}
+
+/** Lower-cased words joined by one space, padded; code spans dropped; identifiers kept whole. */
+export function normalizeText(text: string): string {
+  const prose = text.replace(/```[\s\S]*?(```|$)/g, ' ').replace(/`[^`\n]*`/g, ' ');
+  const flat = foldText(prose);
   // Letters, digits, marks, and the joiners of identifiers and contractions are word characters.
   const words = flat
     .split(/[^\p{L}\p{N}\p{M}_'-]+/u)

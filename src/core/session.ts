@@ -32,6 +32,23 @@ export const SESSION_STATE = 'session';
 /** One record per session: `<git-dir>/handoff/sessions/<key>.json`. */
 export const SESSIONS_DIR = 'sessions';
 
+/** A session id that is its record's file name as it is (any other id is hex-encoded). */
+export const SAFE_SESSION_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
+
+/**
+ * Beside a record, for the agent hooks' shell fast path (bin/git-handoff-hook): while
+ * `<key>.end-requested` exists the session's next stop may block, so the shell leaves the
+ * stop to Node; without it the shell answers the stop itself and records that the session
+ * was heard from by touching `<key>.seen`, whose modification time counts as `seen_at`.
+ */
+export const END_REQUESTED_SUFFIX = '.end-requested';
+export const SEEN_SUFFIX = '.seen';
+
+/** May this session's next stop block (a session end was asked for, and neither a handoff nor a block answered it yet)? */
+export function stopMayBlock(s: SessionState): boolean {
+  return Boolean(s.end_requested_at) && !s.ended_at && !s.wrote_handoff && s.stop_blocked_for !== s.end_requested_at;
+}
+
 /**
  * The session a hook or command acts for: the one named by `HANDOFF_SESSION_ID` (exported
  * to the agent's shell commands) while it is live, else the live one that started last.

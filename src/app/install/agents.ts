@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import { AGENT_LIST, AGENTS } from '../../agents/index.js';
-import { AGENT_NAMES, type AgentAdapter, type AgentName } from '../../agents/types.js';
+import { AGENT_NAMES, HOOK_COMMAND, OLD_HOOK_COMMAND, type AgentAdapter, type AgentName } from '../../agents/types.js';
 import {
   addTriggerLine,
   copilotHooksFile,
@@ -174,8 +174,11 @@ function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
     throw e;
   }
   if (merged.changed) {
-    const what =
-      formatOf(files, rel) === 'own'
+    // hooks registered in the old form (`git handoff hook ...`) start Node on every turn
+    const old = before !== null && before.includes(`${OLD_HOOK_COMMAND} `) && before.includes(`--agent ${adapter.name}`);
+    const what = old
+      ? `register the hooks as ${HOOK_COMMAND} (which answers an ordinary turn without starting Node) instead of '${OLD_HOOK_COMMAND}' in ${rel}`
+      : formatOf(files, rel) === 'own'
         ? `${before === null ? 'create' : 'update'} ${rel}`
         : `${before === null ? 'create' : 'add the git-handoff hooks to'} ${rel}`;
     steps.push(fileStep(abs, merged, `${what} (${adapter.hooks.map((h) => h.native).join(', ')})`, recipeFor(adapter, files, rel, before === null)));

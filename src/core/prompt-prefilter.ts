@@ -1,0 +1,140 @@
+/**
+ * The phrase classifier's prefilter for the shell (the agent hook's fast path, issue 28):
+ * derived from the classifier's own tables (./phrases.ts, every language in them) and its
+ * own folding (`foldText`), rendered as an awk function by `prefilterAwk`. Pure.
+ *
+ * It is exact in one direction: when the classifier could call a prompt a session end or
+ * ambiguous, the prefilter says "may end" (then Node decides, as before); it may say so
+ * for an ordinary prompt too, never "ordinary" for one that is not. Why that holds:
+ * - a prompt is a session end or ambiguous only when a phrase of `session_end` or
+ *   `ambiguous` is among its words, so every word of that phrase is a substring of the
+ *   folded prompt; each word is cut at its joiners (' and -, which other characters fold
+ *   to), and the parts are the needles of that phrase: all of them must be present;
+ * - the shell folds what it reads as the classifier would for every character that can
+ *   make a needle: ASCII capitals, and the capitals of the other scripts listed in `folds`;
+ * - any other character whose folding differs from itself and yields a needle's character
+ *   (full-width and mathematical letters, ligatures, compatibility ideographs, the
+ *   combining marks a needle's letters decompose into) is `flagged`: a prompt holding one
+ *   goes to Node, and so does one holding a JSON `\u` escape.
+ */
+import { DEFAULT_PHRASES, foldText, normalizeText, type PhraseLists } from './phrases.js';
+
+export interface PromptPrefilter {
+  /** one entry per phrase that can end a session or be ambiguous: the needles that must all be present (most selective first) */
+  groups: string[][];
+  /** characters the shell folds itself (beside ASCII capitals): [from, to] */
+  folds: [string, string][];
+  /** characters that send a prompt to Node */
+  flagged: string[];
+}
+
+/** The scripts whose capitals the shell folds itself (Cyrillic); any other capital that folds into a needle is flagged. */
+const SHELL_FOLDED = (cp: number) => cp >= 0x400 && cp <= 0x4ff;
+
+export function promptPrefilter(lists: PhraseLists = DEFAULT_PHRASES): PromptPrefilter {
+  const groups: string[][] = [];
+  for (const phrase of [...lists.session_end, ...lists.ambiguous]) {
+    const parts = normalizeText(phrase)
+      .trim()
+      .split(/[ '-]+/)
+      .filter((p) => p.length > 0);
+    if (!parts.length) continue; // normalizes to nothing: the classifier never matches it
+    // a one-letter part is kept only when it is all there is
+    const strong = parts.filter((p) => [...p].length > 1);
+    groups.push([...new Set(strong.length ? strong : parts)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)));
+  }
+  // a group that holds another one's needles adds nothing
+  const key = (g: string[]) => g.join(' ');
+  const unique = [...new Map(groups.map((g) => [key(g), g])).values()];
+  const kept = unique.filter((g) => !unique.some((h) => h !== g && h.length < g.length && h.every((n) => g.includes(n))));
+
+  const alphabet = new Set(kept.flatMap((g) => g.flatMap((n) => [...n])));
+  const makesNeedle = (s: string) => [...s].some((c) => alphabet.has(c));
+  for (let cp = 0; cp < 0x80; cp++) {
+    const c = String.fromCodePoint(cp);
+    const folded = foldText(c);
+    if (folded !== c.toLowerCase() && makesNeedle(folded)) throw new Error(`prefilter: ASCII ${JSON.stringify(c)} folds to ${JSON.stringify(folded)}`);
+  }
+  const folds: [string, string][] = [];
+  const flagged = new Set<string>();
+  for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue; // only as a \u escape in JSON, which goes to Node
+    const c = String.fromCodePoint(cp);
+    const folded = foldText(c);
+    if (folded === c || !makesNeedle(folded)) continue;
+    if (SHELL_FOLDED(cp) && [...folded].length === 1) folds.push([c, folded]);
+    else flagged.add(c);
+  }
+  // a needle's letter written decomposed (и + U+0306 for й): its marks
+  for (const a of alphabet) for (const m of [...a.normalize('NFD')].slice(1)) flagged.add(m);
+  for (const a of alphabet) if (flagged.has(a)) throw new Error(`prefilter: needle character ${JSON.stringify(a)} is flagged`);
+  return { groups: kept, folds, flagged: [...flagged].sort() };
+}
+
+/** A string's UTF-8 bytes, one char per byte. */
+const utf8Bytes = (s: string): string => String.fromCharCode(...new TextEncoder().encode(s));
+
+/** A byte string (one char per byte) as an awk string literal: printable ASCII as is, every other byte in octal. */
+export function awkLiteral(binary: string): string {
+  let out = '"';
+  for (const ch of binary) {
+    const b = ch.charCodeAt(0);
+    if (b === 0x22 || b === 0x5c) out += `\\${ch}`;
+    else if (b >= 0x20 && b < 0x7f && b !== 0x27) out += ch;
+    else out += `\\${b.toString(8).padStart(3, '0')}`;
+  }
+  return `${out}"`;
+}
+
+/** A string as an awk string literal of its UTF-8 bytes. */
+export const awkString = (s: string): string => awkLiteral(utf8Bytes(s));
+
+/**
+ * The prefilter as awk (byte semantics: the caller runs awk with LC_ALL=C): the function
+ * `handoff_may_end(p)` takes a prompt as it stands inside the agent's JSON (escapes and all)
+ * and returns 1 when the classifier could call it a session end or ambiguous.
+ */
+export function prefilterAwk(p: PromptPrefilter = promptPrefilter()): string {
+  const bytes = utf8Bytes;
+  // flagged characters by lead byte, then by every byte but the last
+  const byLead = new Map<string, Map<string, string>>();
+  for (const c of p.flagged) {
+    const b = bytes(c);
+    const lead = b[0];
+    const prefix = b.slice(0, -1);
+    const m = byLead.get(lead) ?? new Map<string, string>();
+    m.set(prefix, (m.get(prefix) ?? '') + b.slice(-1));
+    byLead.set(lead, m);
+  }
+  const raw = awkLiteral;
+  const lines: string[] = [];
+  lines.push('function handoff_any(p, pre, lasts,   i) {');
+  lines.push('  if (!index(p, pre)) return 0');
+  lines.push('  for (i = 1; i <= length(lasts); i++) if (index(p, pre substr(lasts, i, 1))) return 1');
+  lines.push('  return 0');
+  lines.push('}');
+  lines.push('function handoff_flagged(p) {');
+  for (const [lead, prefixes] of [...byLead].sort()) {
+    const tests = [...prefixes].sort().map(([prefix, lasts]) => `handoff_any(p, ${raw(prefix)}, ${raw(lasts)})`);
+    lines.push(`  if (index(p, ${raw(lead)}) && (${tests.join(' || ')})) return 1`);
+  }
+  lines.push('  return 0');
+  lines.push('}');
+  lines.push('function handoff_may_end(p) {');
+  lines.push('  if (index(p, "\\\\u") || handoff_flagged(p)) return 1');
+  lines.push('  p = tolower(p)');
+  const foldsByLead = new Map<string, [string, string][]>();
+  for (const [from, to] of p.folds) {
+    const b = bytes(from);
+    foldsByLead.set(b[0], [...(foldsByLead.get(b[0]) ?? []), [b, bytes(to)]]);
+  }
+  for (const [lead, list] of [...foldsByLead].sort()) {
+    lines.push(`  if (index(p, ${raw(lead)})) {`);
+    for (const [from, to] of list) lines.push(`    if (index(p, ${raw(from)})) gsub(${raw(from)}, ${raw(to)}, p)`);
+    lines.push('  }');
+  }
+  for (const g of p.groups) lines.push(`  if (${g.map((n) => `index(p, ${awkString(n)})`).join(' && ')}) return 1`);
+  lines.push('  return 0');
+  lines.push('}');
+  return lines.join('\n');
+}
