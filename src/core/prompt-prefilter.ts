@@ -31,7 +31,16 @@ export interface PromptPrefilter {
 /** The scripts whose capitals the shell folds itself (Cyrillic); any other capital that folds into a needle is flagged. */
 const SHELL_FOLDED = (cp: number) => cp >= 0x400 && cp <= 0x4ff;
 
+let builtIn: PromptPrefilter | null = null;
+
+/** The prefilter of `lists` (the built-in lists by default, computed once). */
 export function promptPrefilter(lists: PhraseLists = DEFAULT_PHRASES): PromptPrefilter {
+  if (lists !== DEFAULT_PHRASES) return derive(lists);
+  builtIn ??= derive(lists);
+  return builtIn;
+}
+
+function derive(lists: PhraseLists): PromptPrefilter {
   const groups: string[][] = [];
   for (const phrase of [...lists.session_end, ...lists.ambiguous]) {
     const parts = normalizeText(phrase)
@@ -61,7 +70,9 @@ export function promptPrefilter(lists: PhraseLists = DEFAULT_PHRASES): PromptPre
     if (cp >= 0xd800 && cp <= 0xdfff) continue; // only as a \u escape in JSON, which goes to Node
     const c = String.fromCodePoint(cp);
     const folded = foldText(c);
-    if (folded === c || !makesNeedle(folded)) continue;
+    if (folded === c) continue;
+    // lower case may depend on what is around (Σ at the end of a word is ς)
+    if (!makesNeedle(folded) && !makesNeedle(foldText(`a${c}`).slice(1))) continue;
     if (SHELL_FOLDED(cp) && [...folded].length === 1) folds.push([c, folded]);
     else flagged.add(c);
   }

@@ -58,14 +58,14 @@ describe('init --agent', () => {
     expect(s.permissions).toEqual(orig.permissions);
     expect(s.statusLine).toEqual(orig.statusLine);
     expect(s.hooks.PreToolUse).toEqual(orig.hooks.PreToolUse);
-    expect(commands(s, 'Stop')).toEqual(['say done', 'git handoff hook stop --agent claude']);
+    expect(commands(s, 'Stop')).toEqual(['say done', 'git-handoff-hook stop --agent claude']);
     for (const [ev, ours] of [
       ['SessionStart', 'session-start'],
       ['UserPromptSubmit', 'user-prompt-submit'],
       ['PreCompact', 'pre-compact'],
       ['SessionEnd', 'session-end'],
     ]) {
-      expect(commands(s, ev)).toEqual([`git handoff hook ${ours} --agent claude`]);
+      expect(commands(s, ev)).toEqual([`git-handoff-hook ${ours} --agent claude`]);
     }
     expect(read(repo, '.claude/settings.local.json')).toMatch(/^\{\n {4}"model"/); // the file's indentation kept
     expect(read(repo, 'CLAUDE.md')).toBe(`# Project rules\n\nBe terse.\n\n${TRIGGER}\n`);
@@ -91,7 +91,7 @@ describe('init --agent', () => {
     expect(commands(json(repo, '.claude/settings.local.json'), 'SessionStart')).toHaveLength(1);
     const r = handoff(repo, ['init', '--agent', 'claude', '--shared']);
     expect(r.stdout).toContain('move the git-handoff hooks out of .claude/settings.local.json');
-    expect(commands(json(repo, '.claude/settings.json'), 'SessionStart')).toEqual(['git handoff hook session-start --agent claude']);
+    expect(commands(json(repo, '.claude/settings.json'), 'SessionStart')).toEqual(['git-handoff-hook session-start --agent claude']);
     expect(json(repo, '.claude/settings.local.json')).toEqual({});
     handoff(repo, ['uninstall']);
     for (const p of ['.claude/settings.json', '.claude/settings.local.json', 'CLAUDE.md', '.claude']) expect(existsSync(join(repo.dir, p)), p).toBe(false);
@@ -128,7 +128,7 @@ describe('init --agent', () => {
     expect(r.code, r.stderr).toBe(0);
     const c = json(repo, '.codex/hooks.json');
     expect(Object.keys(c.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SessionEnd']);
-    expect(commands(c, 'Stop')).toEqual(['git handoff hook stop --agent codex']);
+    expect(commands(c, 'Stop')).toEqual(['git-handoff-hook stop --agent codex']);
     // Codex clamps a SessionEnd hook's timeout to 3 s and warns about a longer one
     expect(c.hooks.SessionEnd[0].hooks[0].timeout).toBe(3);
     expect(read(repo, '.codex/config.toml')).toBe(
@@ -138,8 +138,8 @@ describe('init --agent', () => {
     const g = json(repo, '.gemini/settings.json');
     expect(g.theme).toBe('GitHub');
     expect(commands(g, 'BeforeTool')).toEqual(['./check.sh']);
-    expect(commands(g, 'BeforeAgent')).toEqual(['git handoff hook user-prompt-submit --agent gemini']);
-    expect(commands(g, 'AfterAgent')).toEqual(['git handoff hook stop --agent gemini']);
+    expect(commands(g, 'BeforeAgent')).toEqual(['git-handoff-hook user-prompt-submit --agent gemini']);
+    expect(commands(g, 'AfterAgent')).toEqual(['git-handoff-hook stop --agent gemini']);
     expect(g.hooks.SessionStart[0].hooks[0]).toMatchObject({ name: 'git-handoff-session-start', timeout: 30000 });
     expect(read(repo, 'GEMINI.md')).toBe(`${TRIGGER}\n`);
     expect(g.mcpServers).toEqual({ 'git-handoff': { command: 'git', args: ['handoff', 'mcp'] } });

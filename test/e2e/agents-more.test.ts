@@ -53,14 +53,14 @@ describe('init --agent for the new agents', () => {
     const c = json(repo, '.cursor/hooks.json');
     expect(c.version).toBe(1);
     expect(c.hooks.afterFileEdit).toEqual([{ command: './fmt.sh' }]);
-    expect(c.hooks.sessionStart).toEqual([{ command: 'git handoff hook session-start --agent cursor', timeout: 30 }]);
+    expect(c.hooks.sessionStart).toEqual([{ command: 'git-handoff-hook session-start --agent cursor', timeout: 30 }]);
     expect(Object.keys(c.hooks)).toEqual(['afterFileEdit', 'sessionStart', 'beforeSubmitPrompt', 'preCompact', 'stop', 'sessionEnd']);
     expect(readFileSync(join(repo.dir, '.cursor/hooks.json'), 'utf8')).toMatch(/^\{\n {4}"version"/);
 
     const g = json(repo, '.github/hooks/git-handoff.json');
     expect(g.version).toBe(1);
     expect(Object.keys(g.hooks)).toEqual(['sessionStart', 'userPromptSubmitted', 'preCompact', 'agentStop', 'sessionEnd']);
-    expect(g.hooks.agentStop).toEqual([{ type: 'command', bash: 'git handoff hook stop --agent copilot', timeoutSec: 30 }]);
+    expect(g.hooks.agentStop).toEqual([{ type: 'command', bash: 'git-handoff-hook stop --agent copilot', timeoutSec: 30 }]);
 
     const plugin = readFileSync(join(repo.dir, '.opencode/plugins/git-handoff.js'), 'utf8');
     expect(plugin).toMatch(/^\/\/ git-handoff: OpenCode plugin/);
@@ -69,7 +69,7 @@ describe('init --agent for the new agents', () => {
     // Droid reads .factory/hooks.json (the event map itself) when it exists, and then not settings.json
     const d = json(repo, '.factory/hooks.json');
     expect(d.PreToolUse).toEqual([{ matcher: 'Execute', hooks: [{ type: 'command', command: './guard.sh' }] }]);
-    expect(d.Stop[0].hooks[0]).toEqual({ type: 'command', command: 'git handoff hook stop --agent droid', timeout: 30 });
+    expect(d.Stop[0].hooks[0]).toEqual({ type: 'command', command: 'git-handoff-hook stop --agent droid', timeout: 30 });
     expect(existsSync(join(repo.dir, '.factory/settings.json'))).toBe(false);
     expect(readFileSync(join(repo.dir, 'AGENTS.md'), 'utf8')).toBe(`# Agents\n\n${TRIGGER}\n`);
     // the MCP server where each reads project servers
@@ -105,7 +105,7 @@ describe('init --agent for the new agents', () => {
     repo.commit('init');
     const before = snapshot(repo.dir);
     expect(handoff(repo, ['init', '--agent', 'droid']).code).toBe(0);
-    expect(json(repo, '.factory/settings.json').hooks.SessionStart[0].hooks[0].command).toBe('git handoff hook session-start --agent droid');
+    expect(json(repo, '.factory/settings.json').hooks.SessionStart[0].hooks[0].command).toBe('git-handoff-hook session-start --agent droid');
     expect(snapshot(repo.dir)['.git/info/exclude']).toContain('/.factory/settings.json\n');
     handoff(repo, ['uninstall']);
     expect(snapshot(repo.dir)).toEqual(before);

@@ -308,7 +308,7 @@ describe.skipIf(!has(codexBin))(`Codex CLI (real CLI${has(codexBin) ? '' : ': no
     expect(model.modelText()).not.toContain(BOOKMARK);
 
     const trusted = await trustCodexHooks(codexBin, repo.dir, cenv);
-    expect(trusted.filter((c) => c.startsWith('git handoff hook '))).toHaveLength(5);
+    expect(trusted.filter((c) => c.startsWith('git-handoff-hook '))).toHaveLength(5);
     const d2 = handoff(repo, ['doctor', '--json'], { env: { CODEX_HOME: codexHome } });
     expect(d2.json.findings.filter((f: any) => f.kind === 'agent')).toEqual([]);
 

@@ -35,10 +35,10 @@ describe('mergeAgentSettings', () => {
     expect(s.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }]);
     expect(s.hooks.Stop).toEqual([
       { hooks: [{ type: 'command', command: 'say done' }] },
-      { hooks: [{ type: 'command', command: 'git handoff hook stop --agent claude', timeout: 30 }] },
+      { hooks: [{ type: 'command', command: 'git-handoff-hook stop --agent claude', timeout: 30 }] },
     ]);
     for (const ev of ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'SessionEnd']) expect(s.hooks[ev]).toHaveLength(1);
-    expect(s.hooks.SessionStart[0].hooks[0].command).toBe('git handoff hook session-start --agent claude');
+    expect(s.hooks.SessionStart[0].hooks[0].command).toBe('git-handoff-hook session-start --agent claude');
     expect(r.text).toMatch(/^\{\n {4}"model"/);
     expect(r.text!.endsWith('}\n')).toBe(true);
   });
