@@ -1,12 +1,13 @@
 // `npm run bench`: the speed targets (README.md "Performance"), each a ratio measured in one run against
 // a reference on the same machine (medians of interleaved runs after a warm-up).
-//   node scripts/bench.mjs [--runs N] [--json FILE] [--keep] [--no-large]
+//   node scripts/bench.mjs [--runs N] [--json FILE] [--keep] [--no-large] [--only agent-hooks]
 import { spawnSync, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFixture, handoffYaml, BENCH_ENV } from './bench/fixture.mjs';
+import { benchAgentHooks } from './bench/agent-hooks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -22,6 +23,7 @@ const work = mkdtempSync(join(tmpdir(), 'handoff-bench-'));
 const bin = join(work, 'bin');
 mkdirSync(bin);
 symlinkSync(join(root, 'dist/cli.cjs'), join(bin, 'git-handoff'));
+symlinkSync(join(root, 'dist/git-handoff-hook'), join(bin, 'git-handoff-hook'));
 const env = { ...process.env, ...BENCH_ENV, PATH: `${bin}:${process.env.PATH}` };
 for (const k of Object.keys(env)) if (k.startsWith('HANDOFF_') || k === 'GIT_DIR' || k === 'GIT_WORK_TREE') delete env[k];
 
@@ -88,6 +90,12 @@ function skipped(what, fixture, why, target) {
 }
 
 const started = Date.now();
+// The agent hooks of every turn (no fixture needed): first, and alone with --only agent-hooks.
+benchAgentHooks({ work, env, run, interleave, row, node0 });
+if (opt('--only', null) === 'agent-hooks') {
+  report();
+  process.exit(0);
+}
 log(`fixtures in ${work}`);
 const big = join(work, 'big');
 buildFixture(big, { commits: 20000, versions: 5000 });
@@ -377,25 +385,29 @@ for (const f of fixtures) for (const d of [f.write, f.newBranch]) if (d) rmSync(
   row('secret scan of a 1 MiB handoff (CPU time, fresh process)', '1 MiB of handoff prose', median(times), 50, 'the 50 ms budget', 1);
 }
 
-const machine = {
-  cpus: cpus().length,
-  cpu: cpus()[0]?.model,
-  memGiB: Math.round(totalmem() / 2 ** 30),
-  node: process.version,
-  git: execFileSync('git', ['--version'], { encoding: 'utf8' }).trim(),
-};
-const total = (Date.now() - started) / 1000;
-const lines = [
-  `git-handoff benchmark: medians of ${RUNS} interleaved runs after ${WARMUP} warm-up; ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, node ${machine.node}, ${machine.git}; ${total.toFixed(0)} s`,
-  '',
-  '| what | fixture | ours | reference | ratio | target |',
-  '|---|---|---|---|---|---|',
-  ...rows.map((r) =>
-    r.skipped
-      ? `| ${r.what} | ${r.fixture} | skipped: ${r.skipped} | | | <= ${r.target} |`
-      : `| ${r.what} | ${r.fixture} | ${r.ours} ${r.unit} | ${r.reference} ${r.unit} (${r.referenceName}) | ${r.ratio} | ${r.target === null ? 'none (reported)' : `<= ${r.target} ${r.pass ? 'ok' : 'MISSED'}`} |`,
-  ),
-];
-process.stdout.write(`${lines.join('\n')}\n`);
-if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ machine, runs: RUNS, warmup: WARMUP, seconds: total, rows }, null, 2)}\n`);
-if (!args.includes('--keep')) rmSync(work, { recursive: true, force: true });
+report();
+
+function report() {
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    git: execFileSync('git', ['--version'], { encoding: 'utf8' }).trim(),
+  };
+  const total = (Date.now() - started) / 1000;
+  const lines = [
+    `git-handoff benchmark: medians of ${RUNS} interleaved runs after ${WARMUP} warm-up; ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, node ${machine.node}, ${machine.git}; ${total.toFixed(0)} s`,
+    '',
+    '| what | fixture | ours | reference | ratio | target |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) =>
+      r.skipped
+        ? `| ${r.what} | ${r.fixture} | skipped: ${r.skipped} | | | <= ${r.target} |`
+        : `| ${r.what} | ${r.fixture} | ${r.ours} ${r.unit} | ${r.reference} ${r.unit} (${r.referenceName}) | ${r.ratio} | ${r.target === null ? 'none (reported)' : `<= ${r.target} ${r.pass ? 'ok' : 'MISSED'}`} |`,
+    ),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ machine, runs: RUNS, warmup: WARMUP, seconds: total, rows }, null, 2)}\n`);
+  if (!args.includes('--keep')) rmSync(work, { recursive: true, force: true });
+}
