@@ -9,6 +9,7 @@ import { describe, expect, it, inject } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { TestRepo, tempDir } from '../helpers/repo.js';
 import { cliPath, handoff } from '../helpers/cli.js';
 
@@ -163,5 +164,68 @@ describe('git-handoff-hook, as init registers it', () => {
       { GIT_COMMITTER_DATE: later, GIT_AUTHOR_DATE: later },
     );
     expect(readdirSync(sessions).sort()).toEqual(['g-2.json', 'g-3.json']);
+  });
+});
+
+describe('hooks registered in the old form (git handoff hook ..., Node on every turn)', () => {
+  /** Every file of the work tree but .git, and .git/info/exclude. */
+  function files(dir: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    const walk = (rel: string) => {
+      for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+        const p = rel ? `${rel}/${e.name}` : e.name;
+        if (p === '.git') continue;
+        if (e.isDirectory()) walk(p);
+        else out[p] = readFileSync(join(dir, p), 'utf8');
+      }
+    };
+    walk('');
+    out['.git/info/exclude'] = readFileSync(join(dir, '.git/info/exclude'), 'utf8');
+    return out;
+  }
+  /** What an install by an earlier version looked like: the same files, the old command. */
+  const toOldForm = (text: string) =>
+    text
+      .replace(/git-handoff-hook ([a-z-]+) --agent/g, 'git handoff hook $1 --agent')
+      .replace("spawn('git-handoff-hook', [event,", "spawn('git', ['handoff', 'hook', event,");
+
+  it('doctor flags them, --fix registers git-handoff-hook instead, and uninstall leaves nothing behind', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: start', { 'README.md': '# r\n' });
+    const before = files(repo.dir);
+    expect(handoff(repo, ['init', '--agent', 'claude,gemini,copilot,opencode']).code).toBe(0);
+    const hookFiles = ['.claude/settings.local.json', '.gemini/settings.json', '.github/hooks/git-handoff.json', '.opencode/plugins/git-handoff.js'];
+    const current = Object.fromEntries(hookFiles.map((f) => [f, readFileSync(join(repo.dir, f), 'utf8')]));
+    // as an earlier version installed them: the install record holds the old files' hashes
+    const recordFile = join(repo.dir, '.git/handoff/install.json');
+    const record = JSON.parse(readFileSync(recordFile, 'utf8'));
+    for (const f of hookFiles) {
+      const old = toOldForm(current[f]);
+      expect(old, f).not.toBe(current[f]);
+      writeFileSync(join(repo.dir, f), old);
+      const entry = record.files.find((e: any) => e.path === f);
+      entry.after = createHash('sha1').update(old).digest('hex');
+    }
+    writeFileSync(recordFile, JSON.stringify(record));
+    const check = handoff(repo, ['doctor', '--json']);
+    expect(check.code).toBe(1);
+    const flagged = check.json.findings.filter((f: any) => f.kind === 'install' && f.fixable);
+    expect(flagged.map((f: any) => f.subject.slice(repo.dir.length + 1)).sort()).toEqual([...hookFiles].sort());
+    expect(flagged.find((f: any) => f.subject.endsWith('.claude/settings.local.json')).message).toContain(
+      "register the hooks as git-handoff-hook (which answers an ordinary turn without starting Node) instead of 'git handoff hook'",
+    );
+    expect(handoff(repo, ['doctor', '--fix']).code).toBe(0);
+    for (const f of hookFiles) expect(readFileSync(join(repo.dir, f), 'utf8'), f).toBe(current[f]);
+    expect(handoff(repo, ['doctor', '--json']).json.findings.filter((f: any) => f.kind === 'install')).toEqual([]);
+    // a settings file with both forms (an old Stop entry beside the new one) keeps one entry, the new one
+    const claude = JSON.parse(current['.claude/settings.local.json']);
+    claude.hooks.Stop[0].hooks.unshift({ type: 'command', command: 'git handoff hook stop --agent claude', timeout: 30 });
+    writeFileSync(join(repo.dir, '.claude/settings.local.json'), JSON.stringify(claude, null, 2));
+    expect(handoff(repo, ['init', '--agent', 'claude']).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(repo.dir, '.claude/settings.local.json'), 'utf8')).hooks.Stop).toEqual([
+      { hooks: [{ type: 'command', command: 'git-handoff-hook stop --agent claude', timeout: 30 }] },
+    ]);
+    expect(handoff(repo, ['uninstall']).code).toBe(0);
+    expect(files(repo.dir)).toEqual(before);
   });
 });

@@ -129,7 +129,10 @@ export async function applyInstall(repo: Repo, steps: PlannedStep[]): Promise<vo
       // Changed since the last init by someone else: its saved "before" must never come back.
       entry.edited = true;
     }
-    if (recipe !== undefined) entry.recipe = recipe;
+    // a file an earlier init created stays one init created (uninstall removes it)
+    const createdBefore = (entry.recipe as { created?: unknown } | undefined)?.created === true;
+    if (recipe !== undefined)
+      entry.recipe = createdBefore && (recipe as { created?: unknown }).created === false ? { ...(recipe as object), created: true } : recipe;
     touched.set(abs, entry);
   };
   for (const s of steps) {
