@@ -5,7 +5,7 @@
  * more record) and removed once its session is written again or judged finished.
  * Plain fs only: post-commit reads this on every commit.
  */
-import { readdirSync, rmSync, existsSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile } from './json-file.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -60,7 +60,9 @@ const besideRecord = (gitDir: string, id: string, suffix: string) => join(localS
 function withSeen(gitDir: string, s: SessionState): SessionState {
   let mtime: number;
   try {
-    mtime = statSync(besideRecord(gitDir, s.session_id, SEEN_SUFFIX)).mtimeMs;
+    const st = lstatSync(besideRecord(gitDir, s.session_id, SEEN_SUFFIX));
+    if (!st.isFile()) return s; // a link or anything else there is not ours
+    mtime = st.mtimeMs;
   } catch {
     return s;
   }
