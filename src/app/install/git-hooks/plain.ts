@@ -23,7 +23,9 @@ export function planPlainHook(ctx: PlanContext, hook: string, dir: string): Step
   const chainedPath = hookPath + CHAINED_SUFFIX;
   if (isOurShim(current)) {
     // An older shim of ours: bring it up to date, keeping whatever it chains.
-    const old = runsCheckoutCode(current!) ? ' (from an older release: it would run node_modules/.bin/git-handoff from the work tree even when a checkout brought that file)' : '';
+    const old = runsCheckoutCode(current!)
+      ? ' (from an older release: it would run node_modules/.bin/git-handoff from the work tree even when a checkout brought that file)'
+      : '';
     return [
       {
         kind: 'file',
