@@ -1,4 +1,4 @@
-// `npm run bench`: the speed targets (README.md "Performance"), each a ratio measured in one run against
+// `npm run bench`: the speed targets (docs/performance.md), each a ratio measured in one run against
 // a reference on the same machine (medians of interleaved runs after a warm-up).
 //   node scripts/bench.mjs [--runs N] [--json FILE] [--keep] [--no-large] [--only agent-hooks]
 import { spawnSync, execFileSync } from 'node:child_process';

@@ -184,7 +184,7 @@ await writeHookShell();
 // code cache made here, for this Node, by training runs of the commands that run most (a
 // hook on every commit, show at every session start, write): the cache holds the bytecode
 // of every function those runs compiled, so a start does not compile them again (measured:
-// README "Performance"). A cache made only by compiling holds the top level alone and saved
+// docs/performance.md). A cache made only by compiling holds the top level alone and saved
 // nothing. Another Node version finds no cache for itself and loads the bundles as they are.
 async function writeV8Cache() {
   const main = readFileSync(join(dist, 'cli.cjs'), 'utf8').replace(/^#!.*\n/, '');

@@ -1,6 +1,6 @@
 /**
  * The latest handoff's continuation_refs for the current branch: the paths the fidelity
- * sweep treats as the current continuation (README.md "Hooks"). A module of its
+ * sweep treats as the current continuation (docs/sweep.md). A module of its
  * own so `git handoff sweep` loads the handoff store only when there is a handoff.
  */
 import type { Repo } from '../git/repo.js';

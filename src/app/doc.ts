@@ -1,5 +1,5 @@
 /**
- * `doc`: two phases (README.md "Work items"). Without `docs/HANDOFF-<n>.md`, render the
+ * `doc`: two phases (docs/work-items.md). Without `docs/HANDOFF-<n>.md`, render the
  * template skeleton there and change nothing else. With it: validate, write the receipt,
  * update the provider, rewrite the SEED section. Validation and the local receipt are
  * all-or-nothing; the provider steps after them resume on a re-run with the same receipt.

@@ -1,7 +1,7 @@
 /**
  * `git handoff relay`: when the latest version asks for a relay and was not relayed yet,
  * take that version's lock, render the next-session prompt to a file, start the agent in a
- * new tmux session, and wait for its `git handoff ack` (README.md "Relay"). Accepted: the
+ * new tmux session, and wait for its `git handoff ack` (docs/relay.md). Accepted: the
  * relay is recorded and the prompt archived. Failed or timed out: recorded with the reason,
  * exit 4, and not tried again without `--retry`.
  */

@@ -138,7 +138,7 @@ async function freshCloneRemote(repo: Repo): Promise<string | null> {
 }
 
 /**
- * README.md "Hooks": a non-excluded commit on the current branch since the version's head.
+ * docs/hooks.md: a non-excluded commit on the current branch since the version's head.
  * Walks HEAD's first parents back to that head (or the commit the note now sits on after a
  * rewrite); when neither is found, only commits newer than the version count.
  */

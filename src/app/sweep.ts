@@ -1,5 +1,5 @@
 /**
- * The fidelity sweep (README.md "Hooks"): gather the topic files, their times
+ * The fidelity sweep (docs/sweep.md): gather the topic files, their times
  * and the current continuation, then let the pure planner decide. Reads only.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

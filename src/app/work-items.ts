@@ -84,7 +84,7 @@ export async function openItem(repo: Repo, ref: WorkItemRef, opts: { write: bool
 }
 
 /**
- * README.md "The handoff (schema 1)": what the user gives (a title, acceptance, scope,
+ * docs/handoff.md: what the user gives (a title, acceptance, scope,
  * the handoff document) is scanned before anything is written; a hit aborts, masked.
  */
 export async function refuseSecrets(repo: Repo, given: Record<string, string | null | undefined>): Promise<void> {

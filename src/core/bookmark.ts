@@ -1,5 +1,5 @@
 /**
- * The bookmark `show` prints at session start: 15-30 lines, cursor first (README.md "Everyday use";
+ * The bookmark `show` prints at session start: 15-30 lines, cursor first (README.md "What the next session sees";
  * the cadence method's words: "a short bookmark: the cursor, canonical pointers, soft context").
  * Pure: a view in, lines out; colour is applied by the caller's painter.
  */

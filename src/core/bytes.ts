@@ -1,5 +1,5 @@
 /**
- * What text we accept at all (README.md "The handoff (schema 1)"): at most `handoff.maxBytes`
+ * What text we accept at all (docs/handoff.md): at most `handoff.maxBytes`
  * (default 1 MiB), no binary bytes, valid UTF-8.
  */
 export const DEFAULT_MAX_BYTES = 1024 * 1024;

@@ -15,7 +15,7 @@
  * scalar only where `plainOk` says the emitter writes it plain, a quoted one only with the
  * emitter's escapes, indentation exactly two columns a level). Rendering the whole document
  * again to compare it, as an earlier version did, cost as much as the reading itself on a
- * listing of 50,000 notes (README.md "Performance"). The tests hold the two to the same
+ * listing of 50,000 notes (docs/performance.md). The tests hold the two to the same
  * answers: whatever this reader accepts, `toCanonicalYaml` renders back to the same text.
  */
 import { literalBlock, plainOk } from './canonical.js';

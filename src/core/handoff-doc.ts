@@ -1,5 +1,5 @@
 /**
- * The handoff document `docs/HANDOFF-<n>.md` (README.md "Work items"; the source's
+ * The handoff document `docs/HANDOFF-<n>.md` (docs/work-items.md; the source's
  * template): seven required sections, headed in English, Chinese or Russian, and a SEED
  * section between `<!-- SEED:BEGIN -->` and `<!-- SEED:END -->` that only the tool writes.
  * Pure: the facts about the repository come in as callbacks.

@@ -1,5 +1,5 @@
 /**
- * Text edits for hook managers that own their hook files (README.md "Hooks"): a marked
+ * Text edits for hook managers that own their hook files (docs/hooks.md): a marked
  * block inside a husky hook script, marked commands inside a lefthook config. Pure: text in,
  * text out; adding is idempotent and removing takes back exactly what adding put in.
  */

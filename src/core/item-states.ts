@@ -1,5 +1,5 @@
 /**
- * The evidence-gated state machine of a work item (README.md "Work items"; the source's
+ * The evidence-gated state machine of a work item (docs/work-items.md; the source's
  * §4): backlog -> in-progress (claimed) -> in-progress (handoff) -> ready-for-review (only
  * when asked) -> done (an accepted commit). Only a person moves an item back to backlog.
  * No transition without evidence. Pure: facts in, verdict out.

@@ -1,5 +1,5 @@
 /**
- * Mid-task capture (README.md "The handoff (schema 1)", `mid_task`): the task marked active with a
+ * Mid-task capture (docs/handoff.md "Mid-task capture", `mid_task`): the task marked active with a
  * red circle (🔴) in `.tasks/STATUS.md` becomes `mid_task: {slug, where_stopped}`. Pure.
  *
  * Accepted shapes of the active line (the first one outside code fences wins):

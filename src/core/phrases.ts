@@ -256,7 +256,7 @@ function resolveOverlaps(matches: Match[]): Match[] {
 
 const SESSION_WORD = /сесси|session|会话/;
 
-/** Classifies one user message (README.md "Agents", `classify`). */
+/** Classifies one user message (docs/agents.md, `classify`). */
 export function classifyPhrase(message: string, lists: PhraseLists = DEFAULT_PHRASES): Classification {
   const text = normalizeText(message);
   const all: Match[] = [];

@@ -1,5 +1,5 @@
 /**
- * Receipts: the evidence a transition leaves behind (README.md "Work items"). A handoff
+ * Receipts: the evidence a transition leaves behind (docs/work-items.md). A handoff
  * receipt is `{id, workItem, session, handoffDocPath, handoffDocHash, commit, receiptIds,
  * fromStatus, toStatus, at}`; every receipt carries those keys (null where they do not
  * apply), then `kind`, then what its kind adds. Pure.

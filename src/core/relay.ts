@@ -1,5 +1,5 @@
 /**
- * The relay's bookkeeping and decisions (README.md "Relay": a handoff with acknowledgement and a lock).
+ * The relay's bookkeeping and decisions (docs/relay.md: a handoff with acknowledgement and a lock).
  * A version asks for a relay through its commit trailer; each attempt to relay it is
  * recorded; one attempt at a time (the lock); accepted is final; failed or timed out is not
  * tried again without `--retry`. Pure.

@@ -1,5 +1,5 @@
 /**
- * Pure decisions for post-rewrite (README.md "Hooks"): git's list of rewritten commits
+ * Pure decisions for post-rewrite (docs/hooks.md): git's list of rewritten commits
  * and which handoff a rewritten commit keeps when several old ones carried one.
  */
 import { isObjectId } from './object-id.js';

@@ -1,5 +1,5 @@
 /**
- * The secret scanner (README.md "The handoff (schema 1)"). Pure: text in,
+ * The secret scanner (docs/security.md). Pure: text in,
  * hits out. Order of work, so that a 1 MiB handoff scans in a few milliseconds: one pass
  * finds the rules' keywords; only lines holding a keyword run those rules' patterns; then
  * entropy, placeholder checks and the allow list judge what matched.

@@ -3,7 +3,7 @@
  * worktree (local state `sessions/<id>.json`; older versions kept a single record in
  * `session.json`, still read). The post-commit rule reads `started_head`: the first
  * non-excluded commit after the start of the current session is always substantive
- * (README.md "Hooks").
+ * (docs/hooks.md).
  */
 export interface SessionState {
   session_id: string;

@@ -1,10 +1,10 @@
 /**
- * The substantive-commit rule and "due" (README.md "Hooks"). Pure.
+ * The substantive-commit rule and "due" (docs/hooks.md). Pure.
  */
 import { bodyOf, subjectLine } from './commit-message.js';
 
 /**
- * README.md "Hooks": excluded subjects, case-insensitive: a commit of one of these types (with a
+ * docs/hooks.md: excluded subjects, case-insensitive: a commit of one of these types (with a
  * scope or `!` or not), or one that starts with the phrase. The one definition: the
  * post-commit shim's test (githooks/post-commit, written by scripts/build.mjs through
  * ./excluded-subject-shell.ts) is generated from these two.
@@ -13,9 +13,9 @@ export const EXCLUDED_TYPES: readonly string[] = ['meta', 'docs', 'style', 'chor
 export const EXCLUDED_PHRASE = 'fix typo';
 export const EXCLUDED_SUBJECT = new RegExp(`^(${EXCLUDED_TYPES.join('|')})(\\([^)]*\\))?!?:`, 'i');
 const EXCLUDED_PHRASE_START = new RegExp(`^${EXCLUDED_PHRASE}`, 'i');
-/** README.md "Hooks": "the body, trailers removed and trailing whitespace trimmed, is longer than 200 characters". */
+/** docs/hooks.md: "the body, trailers removed and trailing whitespace trimmed, is longer than 200 characters". */
 export const BODY_THRESHOLD = 200;
-/** README.md "Hooks": "changes more than 3 files". */
+/** docs/hooks.md: "changes more than 3 files". */
 export const FILES_THRESHOLD = 3;
 
 export function isExcludedSubject(subject: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * Is a rebase, merge, cherry-pick, revert or bisect in progress? (README.md "Hooks": the
+ * Is a rebase, merge, cherry-pick, revert or bisect in progress? (docs/hooks.md: the
  * commit hooks stay quiet then.) Read from the git dir and the HEAD reflog, no git process.
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';

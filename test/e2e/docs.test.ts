@@ -84,6 +84,29 @@ describe('links', () => {
   });
 });
 
+describe("the source's pointers into the documentation", () => {
+  it('name a page that exists, and a README section by a heading it has', () => {
+    const readmeHeadings = new Set([...read('README.md').matchAll(/^#+ (.*)$/gm)].map((m) => m[1]));
+    const bad: string[] = [];
+    const walk = (d: string) => {
+      for (const e of readdirSync(join(root(), d), { withFileTypes: true })) {
+        const p = `${d}/${e.name}`;
+        if (e.isDirectory()) walk(p);
+        else if (/\.(ts|mjs)$/.test(e.name)) {
+          const text = readFileSync(join(root(), p), 'utf8');
+          for (const m of text.matchAll(/README(?:\.md)? "([^"]+)"/g)) if (!readmeHeadings.has(m[1])) bad.push(`${p}: README "${m[1]}"`);
+          // a page of ours: not a document a user's repository holds (docs/HANDOFF-<n>.md, docs/division.md in a sweep example)
+          for (const m of text.matchAll(/\bdocs\/([a-z][a-z-]*)\.md\b/g))
+            if (m[1] !== 'division' && !existsSync(join(root(), `docs/${m[1]}.md`))) bad.push(`${p}: docs/${m[1]}.md`);
+        }
+      }
+    };
+    walk('src');
+    walk('scripts');
+    expect(bad).toEqual([]);
+  });
+});
+
 describe('the configuration reference', () => {
   it('lists every handoff.* key the source reads', () => {
     const keys = new Set<string>();

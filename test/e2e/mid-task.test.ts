@@ -1,4 +1,4 @@
-/** Mid-task capture on `write` (README.md "The handoff (schema 1)", `mid_task`): the 🔴 task of the board. */
+/** Mid-task capture on `write` (docs/handoff.md "Mid-task capture", `mid_task`): the 🔴 task of the board. */
 import { describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bodyOf, dueFrom, isExcludedSubject, isSubstantive, subjectLine } from '../../src/core/substantive.js';
 
-describe('excluded subjects (README "Hooks")', () => {
+describe('excluded subjects (docs/hooks.md)', () => {
   it.each([
     ['meta: x', true],
     ['docs: x', true],

@@ -15,7 +15,7 @@ function topic(path: string, fm: Record<string, string>, entries: string[], extr
 const iso = (ms: number) => new Date(ms).toISOString();
 const at = (minutesAgo: number) => iso(NOW - minutesAgo * MIN).replace('.000Z', 'Z');
 
-describe('the consolidation rule (README "The fidelity sweep")', () => {
+describe('the consolidation rule (docs/sweep.md)', () => {
   const cases: [string, TopicFile, Set<string>, 'consolidate' | 'skip', RegExp][] = [
     ['High, one fresh entry', topic('s/high.md', { status: 'active', fidelity: 'High' }, [at(1)]), new Set(), 'consolidate', /fidelity High/],
     [

@@ -1,5 +1,5 @@
 /**
- * post-commit: the substantive-commit rule (README.md "Hooks"). A substantive commit
+ * post-commit: the substantive-commit rule (docs/hooks.md). A substantive commit
  * prints exactly one line on stderr naming `git handoff write`; any other prints nothing.
  * Lean by design, it runs on every commit: no YAML, no git process for fresh objects.
  */

@@ -1,6 +1,6 @@
 /**
  * post-rewrite: each handoff stays attached to the rewritten commit as ONE valid handoff, the
- * newest of those the old commits carried (README.md "Hooks"). Git already copies notes
+ * newest of those the old commits carried (docs/hooks.md). Git already copies notes
  * when `notes.rewriteRef` covers refs/notes/handoff (init sets it, with
  * `notes.rewriteMode=overwrite`); this hook checks the result and writes a version only where
  * git did not (no rewriteRef, a concatenating rewriteMode, a squash whose newest handoff was

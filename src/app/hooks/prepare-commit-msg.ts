@@ -1,5 +1,5 @@
 /**
- * prepare-commit-msg: the fidelity sweep before a commit (README.md "Hooks").
+ * prepare-commit-msg: the fidelity sweep before a commit (docs/hooks.md).
  * Prints the plan in a few lines when a topic is due; stops the commit only when
  * `handoff.sweep.strict` is true (exit 1, naming each topic to consolidate). Quiet during a
  * rebase, merge, cherry-pick, revert or bisect.

@@ -1,5 +1,5 @@
 /**
- * Installer: notes config (README.md "Hooks"). `notes.rewriteRef=refs/notes/handof[f]` and
+ * Installer: notes config (docs/hooks.md). `notes.rewriteRef=refs/notes/handof[f]` and
  * `notes.rewriteMode=overwrite` make amend and rebase carry handoffs, a squash keeping the
  * newest instead of concatenating two YAML documents; `notes.displayRef` only with
  * `--display`. Values already set are kept.
