@@ -3,6 +3,8 @@
  * `git hash-object` semantics (`<type> <len>\0<bytes>`, SHA-1). Pure: no I/O here.
  */
 
+import { isUtf8 } from 'node:buffer';
+
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
 export interface GitObject {
@@ -46,7 +48,7 @@ export function parseTree(data: Buffer): TreeEntry[] {
     if (sp < 0 || nul < 0 || nul + 21 > data.length) throw new Error('corrupt tree object');
     entries.push({
       mode: data.toString('latin1', i, sp),
-      name: data.toString('utf8', sp + 1, nul),
+      name: decodeName(data, sp + 1, nul),
       oid: data.toString('hex', nul + 1, nul + 21),
     });
     i = nul + 21;
@@ -56,16 +58,60 @@ export function parseTree(data: Buffer): TreeEntry[] {
 
 /** Git's tree order: names compared bytewise, a tree's name as if it ended in '/'. */
 function sortKey(e: TreeEntry): Buffer {
-  return Buffer.from(isTreeMode(e.mode) ? `${e.name}/` : e.name, 'utf8');
+  return nameBytes(isTreeMode(e.mode) ? `${e.name}/` : e.name);
 }
 
 export function serializeTree(entries: TreeEntry[]): Buffer {
   const sorted = [...entries].sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)));
   const parts: Buffer[] = [];
   for (const e of sorted) {
-    parts.push(Buffer.from(`${isTreeMode(e.mode) ? TREE_MODE : e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.oid, 'hex'));
+    parts.push(Buffer.from(`${isTreeMode(e.mode) ? TREE_MODE : e.mode} `, 'latin1'), nameBytes(e.name), Buffer.from([0]), Buffer.from(e.oid, 'hex'));
   }
   return Buffer.concat(parts);
+}
+
+/**
+ * A tree entry's name is bytes (docs/format.md: a writer keeps every entry). UTF-8 decodes
+ * as usual; a byte that is not part of valid UTF-8 becomes the lone surrogate U+DC80-U+DCFF
+ * (Python's "surrogateescape"), which no valid UTF-8 decodes to, so `nameBytes` gives
+ * exactly the same bytes back and names stay strings everywhere else.
+ */
+export function decodeName(data: Buffer, start: number, end: number): string {
+  const text = data.toString('utf8', start, end);
+  if (!text.includes('\uFFFD') || isUtf8(data.subarray(start, end))) return text;
+  let out = '';
+  for (let i = start; i < end;) {
+    const n = utf8Length(data, i, end);
+    if (n) {
+      out += data.toString('utf8', i, i + n);
+      i += n;
+    } else out += String.fromCharCode(0xdc00 + data[i++]);
+  }
+  return out;
+}
+
+/** The bytes of a name `decodeName` made. */
+export function nameBytes(name: string): Buffer {
+  if (!/[\udc80-\udcff]/.test(name)) return Buffer.from(name, 'utf8');
+  const parts: Buffer[] = [];
+  for (const ch of name) {
+    const cp = ch.codePointAt(0)!;
+    parts.push(cp >= 0xdc80 && cp <= 0xdcff ? Buffer.from([cp - 0xdc00]) : Buffer.from(ch, 'utf8'));
+  }
+  return Buffer.concat(parts);
+}
+
+/** The length of the valid UTF-8 sequence at `i` (no overlong form, no surrogate, at most U+10FFFF), or 0. */
+function utf8Length(b: Buffer, i: number, end: number): number {
+  const c = b[i];
+  if (c < 0x80) return 1;
+  const n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  if (!n || i + n > end) return 0;
+  const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+  const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+  if (b[i + 1] < lo || b[i + 1] > hi) return 0;
+  for (let k = 2; k < n; k++) if (b[i + k] < 0x80 || b[i + k] > 0xbf) return 0;
+  return n;
 }
 
 export interface Signature {
