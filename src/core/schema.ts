@@ -267,9 +267,34 @@ export interface CheckResult {
 export function normalizeInput(input: unknown): CheckResult {
   if (!isObj(input)) return { handoff: {}, problems: [new SchemaProblem('(document)', `must be a mapping, not ${typeName(input)}`)] };
   const problems: SchemaProblem[] = [];
+  loneSurrogates(input, '', problems);
   const aliased = applyAliases(input, problems);
   const handoff = checkFields(aliased, { problems, strict: true });
   return { handoff, problems };
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * Every string given (keys included, unknown fields too) must be text: a lone surrogate
+ * (JSON's `"\ud800"`) has no UTF-8 form, so storing it would store U+FFFD instead, and the
+ * same input would then differ from what was stored each time it is written again.
+ */
+function loneSurrogates(value: unknown, path: string, out: SchemaProblem[]): void {
+  const say = (at: string, s: string) => {
+    const unit = s.match(LONE_SURROGATE)![0].charCodeAt(0).toString(16);
+    out.push(new SchemaProblem(at || '(document)', `holds a lone surrogate (\\u${unit}), which is not text and has no UTF-8 form`));
+  };
+  if (typeof value === 'string') {
+    if (LONE_SURROGATE.test(value)) say(path, value);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => loneSurrogates(v, `${path}[${i}]`, out));
+  } else if (isObj(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      const at = path ? `${path}.${k}` : k;
+      if (LONE_SURROGATE.test(k)) say(`${path ? `${path}.` : ''}${JSON.stringify(k)}`, k);
+      else loneSurrogates(v, at, out);
+    }
+  }
 }
 
 /** Checks a note read back from git: a valid handoff is a mapping whose known fields have the right types. */
