@@ -10,8 +10,9 @@ import { toCanonicalYaml } from '../core/canonical.js';
 import { renderNextSession } from '../core/next-session.js';
 import { NoHandoff } from '../errors.js';
 import { isInside, writablePath } from '../state/bounded-file.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { writeFileAtomic } from '../state/atomic-write.js';
 
 export const EXPORT_FORMATS = ['next-session', 'json', 'yaml'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -44,10 +45,21 @@ export function exportTarget(r: ExportResult, path: string): string {
   return writablePath(top, relative(top, resolve(path)), 'the export target');
 }
 
-/** Writes the export to its checked target. */
+/**
+ * Writes the export to its checked target, atomically: on a full disk the old file stays
+ * whole. A link outside the work tree (the user's own) is written through, and an existing
+ * file keeps its mode.
+ */
 export function writeExport(target: string, text: string): void {
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, text);
+  let path = target;
+  let mode: number | undefined;
+  try {
+    path = realpathSync(target);
+    mode = statSync(path).mode & 0o7777;
+  } catch {
+    /* not there yet */
+  }
+  writeFileAtomic(path, text, mode === undefined ? {} : { mode });
 }
 
 export async function exportHandoff(repo: Repo, req: ExportRequest): Promise<ExportResult> {

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, writeSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
@@ -152,5 +152,19 @@ describe.skipIf(Boolean(refused))(`a full, inode-less or read-only file system${
     expect(repo.notesRef()).toBe(before);
     expect(repo.git('reflog', 'show', 'refs/notes/handoff')).toBe(reflog);
     writeFileSync(join(root, 'done'), '');
+  });
+  it('disk full: export -o over an existing NEXT_SESSION.md fails in one line and leaves the old file whole', () => {
+    expect(mount('size=2m,nr_inodes=4096')).toBe(null);
+    const { repo } = repoOnTmpfs();
+    expect(handoff(repo, ['write', '--summary', 'x'.repeat(60_000)]).code).toBe(0);
+    const target = join(repo.dir, '.tasks/NEXT_SESSION.md');
+    mkdirSync(join(repo.dir, '.tasks'));
+    writeFileSync(target, '# my own notes, kept until an export replaces them whole\n');
+    fill('space');
+    const r = handoff(repo, ['export', '-o', '.tasks/NEXT_SESSION.md']);
+    expect(r.code, r.stderr).toBe(1);
+    expectOneLine(r.stderr, /^git handoff: no space left on the device/);
+    expect(readFileSync(target, 'utf8')).toBe('# my own notes, kept until an export replaces them whole\n');
+    expect(readdirSync(join(repo.dir, '.tasks'))).toEqual(['NEXT_SESSION.md']);
   });
 });
