@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { COMMANDS } from '../../src/commands/registry.js';
 import { docScratch } from '../helpers/doc-scratch.js';
 import { docPages, pageAnchors, parseBlocks, readBlocks, relativeLinks } from '../helpers/doc-blocks.js';
 
@@ -81,6 +82,16 @@ describe('links', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+});
+
+describe('the command reference', () => {
+  it('docs/commands.md lists every command', () => {
+    const table = read('docs/commands.md')
+      .split('\n')
+      .filter((l) => l.startsWith('| '));
+    const named = new Set(table.flatMap((l) => [...(l.split(' | ')[1] ?? '').matchAll(/`([a-z]+)[ `]/g)].map((m) => m[1])));
+    expect(Object.keys(COMMANDS).filter((c) => !named.has(c))).toEqual([]);
   });
 });
 
