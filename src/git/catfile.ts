@@ -1,7 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { GitObject, ObjectType } from './objects.js';
 import { GitFailed } from '../errors.js';
-import { start } from '../process/run.js';
+import { startGit } from './exec.js';
 
 interface Pending {
   resolve: (o: GitObject | null) => void;
@@ -39,7 +39,7 @@ export class CatFileBatch {
 
   private start(): ChildProcessWithoutNullStreams {
     if (this.child) return this.child;
-    const child = start('git', ['cat-file', '--batch'], { env: { GIT_DIR: this.gitDir, GIT_OPTIONAL_LOCKS: '0' } });
+    const child = startGit(['cat-file', '--batch'], { env: { GIT_DIR: this.gitDir }, readOnly: true });
     child.stdout.on('data', (b: Buffer) => this.onData(b));
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));

@@ -33,6 +33,11 @@ export async function git(args: string[], opts: GitRunOptions = {}): Promise<str
 
 export { firstLine };
 
+/** Starts a long-lived git (a batch fed as work comes, a listing read as it comes) with git's environment for these options. */
+export function startGit(args: string[], opts: Pick<GitRunOptions, 'cwd' | 'env' | 'readOnly'> = {}): ReturnType<typeof start> {
+  return start('git', args, { cwd: opts.cwd, env: gitEnv(opts) });
+}
+
 /** Runs `git <first> | git <second>` with both processes started at once; returns the second's output. */
 export async function pipeGit(first: string[], second: string[], opts: GitRunOptions = {}): Promise<GitResult> {
   const a = start('git', first, { cwd: opts.cwd, env: gitEnv(opts) });

@@ -3,7 +3,7 @@
  */
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { git, runGit, pipeGit, firstLine, type GitRunOptions } from './exec.js';
+import { git, runGit, pipeGit, startGit, firstLine, type GitRunOptions } from './exec.js';
 import { start } from '../process/run.js';
 import { GitObjectStore } from './object-store.js';
 import { discoverInProcess, type Refusal } from './discover.js';
@@ -171,10 +171,7 @@ export class Repo {
    * themselves, past any `git replace` (what a push sends, what the in-process reader reads).
    */
   startReadOnlyGit(args: string[], opts: { realObjects?: boolean } = {}): ReturnType<typeof start> {
-    return start('git', args, {
-      cwd: this.workTree ?? this.gitDir,
-      env: { GIT_DIR: this.gitDir, GIT_OPTIONAL_LOCKS: '0', ...(opts.realObjects ? { GIT_NO_REPLACE_OBJECTS: '1' } : {}) },
-    });
+    return startGit(args, this.gitOptions({ readOnly: true, env: opts.realObjects ? { GIT_NO_REPLACE_OBJECTS: '1' } : {} }));
   }
 
   /** All config values, read once per process (`git config -l -z`). Keys are spelled as git prints them: section and name lower-cased, a subsection as written. */
