@@ -23,6 +23,8 @@ export interface DiffRequest {
    * ~N among whatever that branch selects.
    */
   checkBranch: boolean;
+  /** also the fields the tool fills (`head`, `head_tree`, `head_patch_id`, `date`, ...); by default only what a person wrote */
+  bookkeeping?: boolean;
 }
 
 export interface MovedVersion {
@@ -35,6 +37,8 @@ export interface VersionDiff {
   old: ReadVersion;
   new: ReadVersion;
   changes: Change[];
+  /** bookkeeping changes left out of `changes` (none with `bookkeeping`) */
+  hidden: number;
   /** versions whose note a rewrite (amend, rebase) carried to another commit */
   moved: MovedVersion[];
 }
@@ -54,12 +58,14 @@ export async function diffVersions(repo: Repo, req: DiffRequest): Promise<Versio
     throw e;
   }
   // Loaded here, not at start-up: the `diff` package is only needed to compare.
-  const { diffHandoffs } = await import('../core/version-diff.js');
+  const { diffHandoffs, isBookkeeping } = await import('../core/version-diff.js');
   const moved = [oldV, newV].flatMap((v) => {
     const m = movedByRewrite(v.handoff, v.target);
     return m ? [{ version: v.id, ...m }] : [];
   });
-  return { old: oldV, new: newV, changes: diffHandoffs(oldV.handoff, newV.handoff), moved };
+  const all = diffHandoffs(oldV.handoff, newV.handoff);
+  const changes = req.bookkeeping ? all : all.filter((c) => !isBookkeeping(c));
+  return { old: oldV, new: newV, changes, hidden: all.length - changes.length, moved };
 }
 
 /** `diff --json`'s document; the MCP tool returns the same one. */
@@ -76,6 +82,7 @@ export async function diffText(d: VersionDiff, paint: Painter = plainPainter): P
   // A version moved by a rewrite carries the same note: say so rather than "(no changes)".
   if (d.moved.length && !d.changes.length)
     out += `(no changes to the content; the note moved from ${d.old.target.slice(0, 7)} to ${d.new.target.slice(0, 7)})\n`;
-  else out += renderChanges(d.changes) || '(no changes)\n';
+  else if (d.changes.length) out += renderChanges(d.changes);
+  else out += d.hidden ? `(no changes to what was written; only bookkeeping: see --bookkeeping)\n` : '(no changes)\n';
   return out;
 }

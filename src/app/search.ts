@@ -8,6 +8,10 @@ import { loadSearchIndex, type IndexedVersion } from '../git/search-index.js';
 import { indexEntryReader } from './search-index-entry.js';
 import { fold, foldIndexed, matchFields, mayMatch, queryTerms } from '../core/search.js';
 import { UsageError } from '../errors.js';
+import { gitDate } from '../git/dates.js';
+
+/** How hits are shown grouped (the CLI and MCP alike). */
+export { groupHits, groupNote } from '../core/search.js';
 
 export type SearchOrder = 'newest' | 'relevance';
 export const DEFAULT_SEARCH_LIMIT = 20;
@@ -15,7 +19,7 @@ export const DEFAULT_SEARCH_LIMIT = 20;
 export interface SearchRequest {
   query: string;
   branch?: string;
-  /** ISO date or time, or a relative age (`7d`, `2 weeks`) */
+  /** whatever `git log --since` takes (`yesterday`, `2.weeks.ago`, an ISO date), or a short age (`7d`) */
   since?: string;
   limit?: number;
   order?: SearchOrder;
@@ -46,21 +50,18 @@ export interface SearchResult {
   skippedInvalid: number;
 }
 
-const UNITS: Record<string, number> = { m: 60, min: 60, minute: 60, h: 3600, hour: 3600, d: 86400, day: 86400, w: 604800, week: 604800 };
+const UNITS: Record<string, number> = { m: 60, h: 3600, d: 86400, w: 604800 };
 
-/** `--since`: an ISO date/time, or `N` minutes/hours/days/weeks ago. Returns epoch ms. */
-export function parseSince(since: string, nowMs = Date.now()): number {
-  const rel = /^(\d+)\s*\.?\s*(m|min|minutes?|h|hours?|d|days?|w|weeks?)(\s+ago)?$/i.exec(since.trim());
-  if (rel) {
-    const unit = rel[2].toLowerCase().replace(/s$/, '');
-    return nowMs - Number(rel[1]) * (UNITS[unit] ?? UNITS[unit[0]]) * 1000;
-  }
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(since.trim())) {
-    const s = since.trim().replace(' ', 'T');
-    const ms = Date.parse(/T/.test(s) && !/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? `${s}Z` : s);
-    if (!Number.isNaN(ms)) return ms;
-  }
-  throw new UsageError(`search: --since needs a date (2026-01-31, 2026-01-31T12:00Z) or an age (7d, 2 weeks), not '${since}'`);
+/**
+ * `--since`: the short ages the help names (`7d`, `12h`, `2w`, `30m`: git would read `7d`
+ * as a day of the month), else whatever git's own `--since` takes, read by git. Epoch ms.
+ */
+export async function parseSince(repo: Repo, since: string, nowMs = Date.now()): Promise<number> {
+  const short = /^(\d+)([mhdw])$/i.exec(since.trim());
+  if (short) return nowMs - Number(short[1]) * UNITS[short[2].toLowerCase()] * 1000;
+  const s = since.trim() ? await gitDate(repo, since) : null;
+  if (s !== null) return s * 1000;
+  throw new UsageError(`search: --since needs a date or an age as git log --since takes it (yesterday, 2.weeks.ago, 2026-01-31, 7d), not '${since}'`);
 }
 
 export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<SearchResult> {
@@ -68,7 +69,7 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   if (!terms.length) throw new UsageError('search: the query has no words to look for');
   const order = req.order ?? 'newest';
   const limit = req.limit ?? DEFAULT_SEARCH_LIMIT;
-  const sinceMs = req.since === undefined ? null : parseSince(req.since, req.nowMs);
+  const sinceMs = req.since === undefined ? null : await parseSince(repo, req.since, req.nowMs);
   const phrase = terms.length > 1 ? fold(req.query.trim()) : '';
   // JSON escapes quotes and backslashes: the prefilter looks for what the line holds.
   const escaped = terms.map((t) => ({ ...t, text: JSON.stringify(t.text).slice(1, -1) }));

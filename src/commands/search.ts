@@ -1,7 +1,7 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
-import { searchHandoffs, type SearchOrder, type SearchResult } from '../app/search.js';
+import { groupHits, groupNote, searchHandoffs, type SearchOrder, type SearchResult } from '../app/search.js';
 import { UsageError } from '../errors.js';
 import { visibleText } from '../core/visible-text.js';
 
@@ -14,7 +14,11 @@ export const command: CommandModule = {
     positionals: [{ name: 'QUERY', describe: 'the words to look for', variadic: true }],
     options: {
       branch: { type: 'string', arg: 'name', describe: 'only versions written on this branch' },
-      since: { type: 'string', arg: 'date|age', describe: 'only versions from this date (2026-01-31) or age (7d, 2 weeks) on' },
+      since: {
+        type: 'string',
+        arg: 'date|age',
+        describe: 'only versions from this date on, as git log --since takes it (yesterday, 2.weeks.ago, 2026-01-31), or an age (7d, 12h)',
+      },
       'max-count': { type: 'string', short: 'n', arg: 'N', describe: 'show at most N results (default 20)' },
       relevance: { type: 'boolean', describe: 'order by relevance instead of newest first' },
       json: JSON_OPTION,
@@ -30,16 +34,24 @@ export const command: CommandModule = {
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new UsageError(`search: -n needs a whole number, not '${nRaw}'`);
     const order: SearchOrder = args.values.relevance ? 'relevance' : 'newest';
     const r = await withRepo(ctx.cwd, (repo) => searchHandoffs(repo, { query, branch: str(args.values.branch), since: str(args.values.since), limit, order }));
-    if (ctx.json) return void ctx.io.json(searchJson(r));
+    // nothing matched: exit 1, as grep and git grep do (DESIGN.md)
+    const code = r.hits.length ? 0 : 1;
+    if (ctx.json) {
+      ctx.io.json(searchJson(r));
+      return code;
+    }
     if (r.skippedInvalid) ctx.io.err(`warning: skipped ${r.skippedInvalid} invalid note${r.skippedInvalid === 1 ? '' : 's'}`);
     const p = ctx.io.paint;
-    for (const h of r.hits) {
+    // the same text carried forward by later versions is one line, newest first, with the count
+    for (const group of groupHits(r.hits)) {
+      const h = group[0];
       ctx.io.out(
-        `${p.warn(h.version.slice(0, 12))} ${p.dim(h.date.replace('T', ' ').replace('Z', ''))} ${visibleText(`${h.branch ?? '-'} ${h.field}: ${h.snippet}`)}\n`,
+        `${p.warn(h.version.slice(0, 12))} ${p.dim(h.date.replace('T', ' ').replace('Z', ''))} ${visibleText(`${h.branch ?? '-'} ${h.field}: ${h.snippet}`)}${p.dim(groupNote(group))}\n`,
       );
     }
     if (!r.hits.length) ctx.io.err(`no version matches '${query}' (${r.searched} searched)`);
     else if (r.more) ctx.io.err(`… ${r.more} more; use -n to see them`);
+    return code;
   },
 };
 

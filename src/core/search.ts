@@ -210,3 +210,24 @@ export function mayMatch(foldedRaw: string, terms: QueryTerm[]): boolean {
   }
   return true;
 }
+
+/**
+ * Hits that show the same text in the same field (a summary carried forward unchanged by
+ * later versions) as one group each, in the order their first hit came; within a group,
+ * newest first. Pure.
+ */
+export function groupHits<T extends { field: string; snippet: string; date: string }>(hits: T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const h of hits) {
+    const key = `${h.field}\u0000${h.snippet}`;
+    const g = groups.get(key);
+    if (g) g.push(h);
+    else groups.set(key, [h]);
+  }
+  return [...groups.values()].map((g) => [...g].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)));
+}
+
+/** The note after a group's line: how many versions hold the text, and the oldest of them. */
+export function groupNote(group: { version: string }[]): string {
+  return group.length > 1 ? ` (${group.length} versions with this text; the oldest: ${group[group.length - 1].version.slice(0, 12)})` : '';
+}

@@ -3,7 +3,7 @@
  * item, multi-line text line by line (the `diff` package). Pure.
  */
 import { diffArrays, diffLines } from 'diff';
-import { KEY_ORDER, type Handoff } from './schema.js';
+import { KEY_ORDER, TOOL_KEYS, type Handoff } from './schema.js';
 import { visibleText } from './visible-text.js';
 
 export type Change = { field: string; change: 'added' | 'removed' | 'changed'; old: unknown; new: unknown };
@@ -18,6 +18,14 @@ function orderedKeys(a: Obj, b: Obj, order: readonly string[]): string[] {
   return keys;
 }
 
+/** What the tool fills in on every write (DESIGN.md "filled by the tool"), and the schema number: not what a person wrote. */
+export const BOOKKEEPING_FIELDS: readonly string[] = ['schema', ...TOOL_KEYS];
+
+/** Whether a change is to a bookkeeping field (`head`, `date`, `content_hashes.x`, ...). */
+export function isBookkeeping(c: Change): boolean {
+  return BOOKKEEPING_FIELDS.includes(c.field.split('.')[0]);
+}
+
 /** Changes field by field; nested mappings (cursor, soft_context, ...) by their sub-fields. */
 export function diffHandoffs(oldH: Handoff, newH: Handoff): Change[] {
   const out: Change[] = [];
@@ -28,6 +36,8 @@ export function diffHandoffs(oldH: Handoff, newH: Handoff): Change[] {
       const y = b[k];
       if (same(x, y)) continue;
       if (isObj(x) && isObj(y) && field !== 'content_hashes') walk(x, y, field, []);
+      // a version written by another session, or by none: a change of writer, not content added or removed
+      else if (field === 'session_id') out.push({ field, change: 'changed', old: x ?? null, new: y ?? null });
       else if (x === undefined) out.push({ field, change: 'added', old: null, new: y });
       else if (y === undefined) out.push({ field, change: 'removed', old: x, new: null });
       else out.push({ field, change: 'changed', old: x, new: y });
@@ -69,6 +79,9 @@ function changeLines(changes: Change[]): string {
         const sign = part.added ? '+' : part.removed ? '-' : ' ';
         for (const l of part.value.replace(/\n$/, '').split('\n')) lines.push(`  ${sign} ${l}`);
       }
+    } else if (c.field === 'session_id') {
+      // which session wrote the version: a change of writer, never content added or deleted
+      lines.push(`session_id: ${a == null ? '(none)' : show(a)} → ${b == null ? '(none)' : show(b)}`);
     } else if (c.change === 'added') lines.push(`${c.field}: + ${show(b)}`);
     else if (c.change === 'removed') lines.push(`${c.field}: - ${show(a)}`);
     else lines.push(`${c.field}:`, `  - ${show(a)}`, `  + ${show(b)}`);

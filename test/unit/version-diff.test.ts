@@ -21,7 +21,12 @@ describe('diffHandoffs', () => {
   it.each([
     ['a scalar', { status: 'done' }, [{ field: 'status', change: 'changed', old: 'active', new: 'done' }]],
     ['a nested field', { cursor: { ...base.cursor, next_step: 'ship' } }, [{ field: 'cursor.next_step', change: 'changed', old: 'tests', new: 'ship' }]],
-    ['an added field', { session_id: 's1' }, [{ field: 'session_id', change: 'added', old: null, new: 's1' }]],
+    ['an added field', { work_item: 'local:#1' }, [{ field: 'work_item', change: 'added', old: null, new: 'local:#1' }]],
+    [
+      'another session (a change of writer, never added or removed content)',
+      { session_id: 's1' },
+      [{ field: 'session_id', change: 'changed', old: null, new: 's1' }],
+    ],
     ['a list', { guards: ['no force push'] }, [{ field: 'guards', change: 'changed', old: base.guards, new: ['no force push'] }]],
     ['an unknown field', { custom: 2 }, [{ field: 'custom', change: 'changed', old: 1, new: 2 }]],
     [
@@ -57,7 +62,8 @@ describe('renderChanges', () => {
 
   it('shows scalars as old and new, and added or removed fields on one line', () => {
     expect(renderChanges(diffHandoffs(base, { ...base, status: 'done' }))).toBe('status:\n  - active\n  + done\n');
-    expect(renderChanges(diffHandoffs(base, { ...base, session_id: 's1' }))).toBe('session_id: + s1\n');
+    expect(renderChanges(diffHandoffs(base, { ...base, work_item: 'local:#1' }))).toBe('work_item: + local:#1\n');
+    expect(renderChanges(diffHandoffs(base, { ...base, session_id: 's1' }))).toBe('session_id: (none) → s1\n');
     const { custom: _c, ...rest } = base;
     expect(renderChanges(diffHandoffs(base, rest))).toBe('custom: - 1\n');
   });

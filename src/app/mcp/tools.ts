@@ -11,7 +11,7 @@ import { bookmarkText, notices, showJson } from '../show-report.js';
 import { logVersions } from '../log.js';
 import { diffJson, diffText, diffVersions } from '../diff.js';
 import { writeHandoff } from '../write.js';
-import { searchHandoffs } from '../search.js';
+import { groupHits, groupNote, searchHandoffs } from '../search.js';
 import { allStatuses, itemStatus, type ItemStatus } from '../status.js';
 import { seedFor } from '../seed.js';
 import { parseItemOption } from '../work-items.js';
@@ -169,10 +169,16 @@ export const TOOLS: ToolDef[] = [
     title: 'Compare two handoff versions',
     description:
       'What changed between two versions, field by field (default: the previous version against the latest), and which of them a rewrite (amend, rebase) moved to another commit: the same as `git handoff diff`.',
-    inputSchema: obj({ old: s('the older version (id, prefix or ~N; default ~1)'), new: s('the newer version (default: the latest)'), ...SELECTION }),
+    inputSchema: obj({
+      old: s('the older version (id, prefix or ~N; default ~1)'),
+      new: s('the newer version (default: the latest)'),
+      ...SELECTION,
+      bookkeeping: b('also the fields the tool fills on every write (head, date, ...)'),
+    }),
     readOnly: true,
     async run(repo, a) {
-      const d = await diffVersions(repo, { old: str(a.old), new: str(a.new), branch: str(a.branch), all: a.all === true, checkBranch: false });
+      const req = { old: str(a.old), new: str(a.new), branch: str(a.branch), all: a.all === true, checkBranch: false, bookkeeping: a.bookkeeping === true };
+      const d = await diffVersions(repo, req);
       return { data: diffJson(d), text: await diffText(d) };
     },
   },
@@ -201,7 +207,9 @@ export const TOOLS: ToolDef[] = [
         order: a.order === 'relevance' ? 'relevance' : 'newest',
       });
       const data = { ok: true, query: r.query, order: r.order, searched: r.searched, skipped_invalid: r.skippedInvalid, more: r.more, results: r.hits };
-      const lines = r.hits.map((h) => `${h.version.slice(0, 12)} ${h.date} ${h.branch ?? '-'} ${h.field}: ${h.snippet}`);
+      const lines = groupHits(r.hits).map(
+        (g) => `${g[0].version.slice(0, 12)} ${g[0].date} ${g[0].branch ?? '-'} ${g[0].field}: ${g[0].snippet}${groupNote(g)}`,
+      );
       if (r.skippedInvalid) lines.push(`(${r.skippedInvalid} invalid notes skipped)`);
       return { data, text: lines.join('\n') || `no version matches (${r.searched} searched)` };
     },
