@@ -17,8 +17,9 @@ import { placeOrphans, type Orphan } from '../core/orphans.js';
 import { checkInstall } from './doctor-install.js';
 import { checkAgentTrust } from './doctor-agents.js';
 import { checkLostVersions } from './doctor-lost.js';
+import { checkNoteCopies } from './doctor-copies.js';
 
-export type FindingKind = 'orphan' | 'lost' | 'lock' | 'install' | 'agent';
+export type FindingKind = 'orphan' | 'lost' | 'lock' | 'copies' | 'install' | 'agent';
 
 /**
  * How a finding counts (a finding and `healthy` always agree): `fixable` until
@@ -110,6 +111,7 @@ export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorR
   }
   // Lost versions before orphans: a restored version's note may itself need placing.
   findings.push(...(await checkLostVersions(repo, req.fix)));
+  findings.push(...(await checkNoteCopies(repo, req.fix)));
   findings.push(...(await checkOrphans(repo, req.fix, Boolean(req.reattachMissing))));
   findings.push(...(await checkInstall(repo, req.fix)));
   findings.push(...checkAgentTrust(repo, process.env));

@@ -38,6 +38,7 @@ export function notices(r: ShowResult): string[] {
       `two sessions diverged: version ${d.id.slice(0, 12)} (${when}, on ${head}) was written alongside this one and neither continues the other's work; the later by date is shown; see 'git handoff log'`,
     );
   }
+  if (r.version && r.noteCopies) out.push(copiesLine(r.version.target, r.noteCopies));
   const moved = r.version ? movedByRewrite(r.version.handoff, r.version.target) : null;
   if (moved) out.push(movedLine(moved));
   if (r.stale) out.push(`warning: this handoff is stale: written ${r.ageDays} days ago (${r.date!.slice(0, 10)}); confirm with the user before acting on it`);
@@ -53,6 +54,13 @@ export function notices(r: ShowResult): string[] {
   }
   if (r.due) out.push(`a handoff is due: commit ${r.due.commit.slice(0, 7)} was made since this one; run 'git handoff write'`);
   return out;
+}
+
+/** The one line for a note stored more than once (doctor says the same). */
+export function copiesLine(target: string, paths: string[]): string {
+  const where = paths.map((p) => (p.includes('/') ? `under ${p.slice(0, p.lastIndexOf('/') + 1)}` : 'at the root'));
+  const times = paths.length === 2 ? 'twice' : `${paths.length} times`;
+  return `the note of ${target.slice(0, 7)} is stored ${times} in refs/notes/handoff (${where.join(' and ')}); 'git notes show' prints each, this is the first; 'git handoff doctor --fix' keeps it and removes the other${paths.length > 2 ? 's' : ''}`;
 }
 
 /**

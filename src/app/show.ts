@@ -5,6 +5,7 @@
 import type { Repo } from '../git/repo.js';
 import { HandoffStore, type ReadVersion, type Selection } from '../git/handoff-store.js';
 import { readCommit } from '../git/read-objects.js';
+import { noteCopies } from '../git/notes-tree.js';
 import { ageInDays } from '../core/bookmark.js';
 import { dueFrom, subjectLine, type DueReason } from '../core/substantive.js';
 import { isoUtc } from '../git/identity.js';
@@ -41,6 +42,8 @@ export interface ShowResult {
   freshCloneRemote?: string | null;
   /** concurrent versions of sessions whose work the shown one does not continue */
   diverged?: ReadVersion[];
+  /** where the note of the shown version's commit is stored, when it is stored more than once (shown: the first) */
+  noteCopies?: string[];
 }
 
 export function selectionFor(repo: Repo, req: { branch?: string; all?: boolean }): Selection {
@@ -110,6 +113,8 @@ async function showFacts(repo: Repo, store: HandoffStore, picked: PickedLatest, 
   const date = typeof version.handoff.date === 'string' ? version.handoff.date : isoUtc(version.timestamp);
   const ageDays = ageInDays(date, how.nowMs ?? Date.now());
   const due = how.pinned ? null : await dueSince(repo, version);
+  const tip = await store.tip();
+  const copies = tip ? await noteCopies(repo.objects, (await store.readCommit(tip)).tree, version.target) : [];
   return {
     version,
     skipped,
@@ -123,6 +128,7 @@ async function showFacts(repo: Repo, store: HandoffStore, picked: PickedLatest, 
     remoteAhead: ahead,
     freshCloneRemote: null,
     diverged,
+    ...(copies.length > 1 ? { noteCopies: copies.map((c) => c.path) } : {}),
   };
 }
 

@@ -68,6 +68,29 @@ export async function findNote(store: ObjectStore, root: string, target: string)
   }
 }
 
+/**
+ * Every copy of the note for `target`, shallowest first: an older writer or a merge can
+ * leave one at the root and one under its fan-out folder. git reads them all (`git notes
+ * show` prints each); `findNote` reads the first.
+ */
+export async function noteCopies(store: ObjectStore, root: string, target: string): Promise<NoteRef[]> {
+  const out: NoteRef[] = [];
+  let tree = root;
+  let rest = target;
+  let prefix = '';
+  while (tree !== EMPTY_TREE_OID) {
+    const obj = await store.read(tree);
+    if (!obj || obj.type !== 'tree') throw new ObjectMissing(`tree ${tree} is missing`);
+    const found = pick(obj.data, rest, rest.slice(0, 2));
+    if (found.blob) out.push({ target, blob: found.blob, path: prefix + rest });
+    if (!found.tree || rest.length <= 2) break;
+    tree = found.tree;
+    prefix += `${rest.slice(0, 2)}/`;
+    rest = rest.slice(2);
+  }
+  return out;
+}
+
 /** Every note in the tree (any depth); non-note entries are skipped. */
 export async function listNotes(store: ObjectStore, root: string, rootHex = ''): Promise<NoteRef[]> {
   const out: NoteRef[] = [];

@@ -51,4 +51,39 @@ describe('trees native git makes', () => {
     expect(lsTree(repo, 'refs/notes/handoff').filter((e) => e.includes(Buffer.from('caf\xef\xbf\xbd', 'latin1')))).toEqual([]);
     repo.fsck();
   });
+
+  it('a note stored twice (at the root and under its fan-out folder): show and doctor say so, doctor --fix keeps the one shown', () => {
+    const repo = TestRepo.init();
+    const c = repo.commit('feat: start', { 'a.txt': '1\n' });
+    expect(handoff(repo, ['write', '--summary', 'the one at the root']).code).toBe(0);
+    const rootNote = repo.nativeNote(c);
+    const other = repo.gitRaw(['hash-object', '-w', '--stdin'], { input: 'summary: a copy an older writer left\n' }).stdout.trim();
+    const sub = spawnSync('git', ['mktree', '-z'], { cwd: repo.dir, env: repo.env, input: Buffer.from(`100644 blob ${other}\t${c.slice(2)}\0`) });
+    const fanout = Buffer.from(`040000 tree ${sub.stdout.toString().trim()}\t${c.slice(0, 2)}`);
+    nativeNotesCommit(repo, [...lsTree(repo, 'refs/notes/handoff'), fanout], 'a merge left a second copy');
+    const native = repo.nativeNote(c)!;
+    expect(native).toContain('the one at the root');
+    expect(native).toContain('a copy an older writer left');
+
+    const line = `the note of ${c.slice(0, 7)} is stored twice in refs/notes/handoff (at the root and under ${c.slice(0, 2)}/)`;
+    const show = handoff(repo, ['show']);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain(line);
+    expect(show.stdout).toContain('the one at the root');
+
+    const doctor = handoff(repo, ['doctor', '--json']);
+    const finding = doctor.json.findings.find((f: any) => f.kind === 'copies');
+    expect(finding, doctor.stdout).toMatchObject({ subject: c, fixable: true, fixed: false });
+    expect(finding.message).toContain(line);
+    expect(doctor.json.healthy).toBe(false);
+
+    const fix = handoff(repo, ['doctor', '--fix', '--json']);
+    expect(fix.json.findings.find((f: any) => f.kind === 'copies')).toMatchObject({ subject: c, fixed: true });
+    expect(repo.nativeNote(c)).toBe(rootNote);
+    const after = handoff(repo, ['show']);
+    expect(after.stdout).not.toContain('is stored twice');
+    expect(after.stdout).toContain('the one at the root');
+    expect(handoff(repo, ['doctor', '--json']).json.findings.filter((f: any) => f.kind === 'copies')).toEqual([]);
+    repo.fsck();
+  });
 });
