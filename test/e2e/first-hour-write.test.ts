@@ -5,7 +5,7 @@
  * ended or that the person at the terminal is not.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestRepo } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
@@ -130,5 +130,38 @@ describe('agent sessions and later writes', () => {
     const w = handoff(repo, ['write', '--summary', 'two days later', '--json'], { env: later(repo, 48) });
     expect(w.code, w.stderr).toBe(0);
     expect(w.json.handoff.session_id).toBeUndefined();
+  });
+});
+
+describe('init --agent claude and the CLAUDE.md it creates', () => {
+  const status = (repo: TestRepo) => repo.git('status', '--porcelain', '--untracked-files=all');
+
+  it('a CLAUDE.md init creates goes with the local hooks: kept out of git, and uninstall takes it back', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: start', { 'a.txt': 'a\n' });
+    const before = readFileSync(join(repo.dir, '.git/info/exclude'), 'utf8');
+    const r = handoff(repo, ['init', '--agent', 'claude']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('keep CLAUDE.md out of git (.git/info/exclude)');
+    expect(readFileSync(join(repo.dir, 'CLAUDE.md'), 'utf8')).toContain('session handoff: read on start, write on end');
+    expect(status(repo)).toBe('');
+    expect(handoff(repo, ['uninstall']).code).toBe(0);
+    expect(existsSync(join(repo.dir, 'CLAUDE.md'))).toBe(false);
+    expect(readFileSync(join(repo.dir, '.git/info/exclude'), 'utf8')).toBe(before);
+  });
+
+  it('with --shared it is left to commit, as the committed settings are', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: start', { 'a.txt': 'a\n' });
+    expect(handoff(repo, ['init', '--agent', 'claude', '--shared']).code).toBe(0);
+    expect(status(repo).split('\n')).toEqual(expect.arrayContaining(['?? CLAUDE.md', '?? .claude/settings.json']));
+  });
+
+  it('a CLAUDE.md the project already tracks gets the line and stays the project’s to commit', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: start', { 'CLAUDE.md': '# Rules\n' });
+    expect(handoff(repo, ['init', '--agent', 'claude']).code).toBe(0);
+    expect(status(repo)).toBe(' M CLAUDE.md\n');
+    expect(readFileSync(join(repo.dir, '.git/info/exclude'), 'utf8')).not.toContain('CLAUDE.md');
   });
 });

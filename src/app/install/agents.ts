@@ -211,6 +211,14 @@ function planAgent(ctx: PlanContext, adapter: AgentAdapter): Step[] {
         { part: 'trigger', created: current === null },
       ),
     );
+    // An instruction file init creates holds our one line and goes with the local hooks:
+    // kept out of git like them unless --shared (a teammate without the tool would have
+    // their agent told to run it). A file that was there already is the user's to commit.
+    if (current === null && !shared) {
+      const exclude = join(ctx.repo.paths.commonDir, 'info', 'exclude');
+      const pending = [...steps].reverse().find((st): st is Extract<Step, { kind: 'file' }> => st.kind === 'file' && st.path === exclude);
+      steps.push(...planExclude(ctx, adapter.instructionFiles[0], pending ? (pending.content?.toString('utf8') ?? '') : undefined));
+    }
   }
   steps.push(...planMcp(ctx, adapter, steps, shared));
   if (steps.length && files.notice) steps.push({ kind: 'notice', summary: files.notice });
@@ -273,11 +281,13 @@ function planCodexFeatureRemoval(ctx: PlanContext): Step[] {
   return [fileStep(abs, out, 'take [features] codex_hooks = true out of .codex/config.toml (deprecated: Codex runs hooks by default since 0.169)', recipe)];
 }
 
-/** Keeps the personal settings file out of git (Claude Code's own convention for it). */
+/** Keeps a personal or created file out of git (Claude Code's own convention for its personal settings). */
 function planExclude(ctx: PlanContext, rel: string, pending?: string): Step[] {
   const top = ctx.repo.workTree!;
+  // already ignored by the project: a .gitignore line naming the file (the personal settings' usual one)
+  const name = rel.split('/').pop()!;
   const ignored = ['.gitignore', '.claude/.gitignore'].some((f) =>
-    (text(ctx, join(top, f)) ?? '').split('\n').some((l) => /settings\.local\.json\s*$/.test(l.trim())),
+    (text(ctx, join(top, f)) ?? '').split('\n').some((l) => l.trim() === name || l.trim().endsWith(`/${name}`)),
   );
   const exclude = join(ctx.repo.paths.commonDir, 'info', 'exclude');
   const current = pending ?? text(ctx, exclude) ?? '';
