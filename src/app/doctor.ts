@@ -18,6 +18,7 @@ import { checkInstall } from './doctor-install.js';
 import { checkAgentTrust } from './doctor-agents.js';
 import { checkLostVersions } from './doctor-lost.js';
 import { checkNoteCopies } from './doctor-copies.js';
+import { branchForTrailer } from '../core/commit-message.js';
 
 export type FindingKind = 'orphan' | 'lost' | 'lock' | 'copies' | 'install' | 'agent';
 
@@ -216,7 +217,7 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
     const to = p.to;
     // The version belongs where the work now is (the branch a squash or rebase merge put it
     // on), not the branch it was written on; a commit on no branch keeps the note's own.
-    const branch = (await branchOf(repo, to)) ?? o.branch;
+    const branch = (await branchOf(repo, to)) ?? branchForTrailer(o.branch);
     let version: string | undefined;
     if (fix) {
       version = await store.commit('version', async (root) => setNote(repo.objects, await setNote(repo.objects, root, to, o.blob), o.target, null), {

@@ -9,7 +9,40 @@
  * continuation line (starting with white space), and the first is a `Key: value` line.
  */
 
+import { InvariantBroken } from '../errors.js';
+
 const TRAILER = /^([A-Za-z0-9][A-Za-z0-9-]*):\s+(\S.*)$/;
+const KEY = /^[A-Za-z0-9][A-Za-z0-9-]*$/;
+
+/** Whether `v` reads back as itself in a trailer: one line, no control characters, no white space at its ends. */
+export function isTrailerValue(v: string): boolean {
+  return v !== '' && !/[\x00-\x1f\x7f]/.test(v) && v.trim() === v;
+}
+
+/**
+ * A branch name from a note (someone else's words) fit for `Handoff-Branch`, else null: what
+ * git allows in a branch name, so a line break in a note's `branch:` can never add trailers
+ * (`Handoff-Kind: receipt`) to a commit we make.
+ */
+export function branchForTrailer(branch: string | null | undefined): string | null {
+  if (!branch || !isTrailerValue(branch) || branch.startsWith('-')) return null;
+  return /[\s~^:?*[\\]|\.\.|@\{|^\/|\/$|\.lock$|^\.|\/\./.test(branch) ? null : branch;
+}
+
+/**
+ * The message of a commit we make: `subject` on one line (line breaks and controls become
+ * spaces: the subject is for people), then the trailer block. A key or value that would not
+ * read back as itself is refused: the trailers are the only part of the message with meaning.
+ */
+export function renderCommitMessage(subject: string, trailers: Record<string, string>): string {
+  const lines = Object.entries(trailers).map(([k, v]) => {
+    if (!KEY.test(k) || !isTrailerValue(v))
+      throw new InvariantBroken(`refusing to write trailer ${JSON.stringify(k)}: ${JSON.stringify(v)} is not one plain line`);
+    return `${k}: ${v}`;
+  });
+  const line = subject.replace(/[\x00-\x1f\x7f]+/g, ' ').trim();
+  return `${line}\n\n${lines.join('\n')}\n`;
+}
 const CONTINUATION = /^\s+\S/;
 
 function paragraphs(message: string): string[] {

@@ -5,6 +5,7 @@
  */
 import { NOTES_REF, type Repo, type PendingRefUpdate } from './repo.js';
 import { EMPTY_TREE_OID, parseTrailers, serializeCommit, type Commit } from './objects.js';
+import { renderCommitMessage } from '../core/commit-message.js';
 import { requireCommit } from './read-objects.js';
 import { diffNotes, findNote } from './notes-tree.js';
 import { resolveIdentities, type Identities } from './identity.js';
@@ -383,8 +384,7 @@ export class HandoffStore {
     opts: { extraParents?: string[]; pending?: PendingRefUpdate } = {},
   ): Promise<string> {
     const ids = message.identities ?? (await resolveIdentities(this.repo));
-    const trailers = Object.entries({ 'Handoff-Kind': kind, ...message.trailers }).map(([k, v]) => `${k}: ${v}`);
-    const text = `${message.subject}\n\n${trailers.join('\n')}\n`;
+    const text = renderCommitMessage(message.subject, { 'Handoff-Kind': kind, ...message.trailers });
     let lockWaitStart = 0;
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const tip = await this.tip();

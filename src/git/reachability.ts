@@ -54,7 +54,8 @@ export async function upstreamOf(repo: Repo, branch: string | null): Promise<str
   if (!branch) return null;
   const remote = await repo.configGet(`branch.${branch}.remote`);
   const merge = await repo.configGet(`branch.${branch}.merge`);
-  if (!remote || !merge) return null;
+  // a name git would take for an option is no upstream (it reaches `git rev-parse` and `git log`)
+  if (!remote || !merge || remote.startsWith('-') || merge.startsWith('-')) return null;
   const short = merge.replace(/^refs\/heads\//, '');
   return remote === '.' ? short : `${remote}/${short}`;
 }

@@ -10,7 +10,7 @@ import { NOTES_REF, type Repo } from './repo.js';
 import { firstLine, type GitResult } from './exec.js';
 import { describeGitFsFailure } from './fs-failure.js';
 import { removeGitTemporaries } from './git-temporaries.js';
-import { RemoteUnreachable, RemoteRefused, NoRemote, InvariantBroken } from '../errors.js';
+import { RemoteUnreachable, RemoteRefused, NoRemote, InvariantBroken, InvalidInput } from '../errors.js';
 import { nearestName } from '../core/nearest-name.js';
 
 /** Where `sync` keeps the last fetched remote history (never force-written by a user push). */
@@ -21,11 +21,20 @@ export function trackingRef(remote: string): string {
 /** Messages are parsed, so git speaks English here whatever the user's locale. */
 const C_LOCALE = { LC_ALL: 'C', LANGUAGE: 'C' };
 
+/**
+ * Whether a remote name from the command line or config may reach git: never one git would
+ * take for an option (`-oProxyCommand=...` in `branch.<name>.remote`), a path or a URL.
+ */
+export function isSafeRemoteName(name: string): boolean {
+  return /^[A-Za-z0-9._][A-Za-z0-9._/-]*$/.test(name) && !name.includes('..');
+}
+
 /** The remote `sync` uses by default: the current branch's upstream remote, else origin. */
 export async function defaultRemote(repo: Repo): Promise<string | null> {
   const branch = repo.headBranch();
   const upstream = branch ? await repo.configGet(`branch.${branch}.remote`) : undefined;
-  const candidates = [upstream, 'origin'].filter((r): r is string => Boolean(r) && r !== '.');
+  // a name git would take for an option or a path is passed over (show and the hooks never fail on it; sync refuses it)
+  const candidates = [upstream, 'origin'].filter((r): r is string => Boolean(r) && r !== '.' && isSafeRemoteName(r!));
   for (const r of candidates) if (await repo.configGet(`remote.${r}.url`)) return r;
   return null;
 }
@@ -33,7 +42,7 @@ export async function defaultRemote(repo: Repo): Promise<string | null> {
 /** Checks that `name` is a configured remote (a name is needed for the tracking ref). */
 export async function requireRemote(repo: Repo, name: string | undefined): Promise<string> {
   if (name !== undefined) {
-    if (!/^[A-Za-z0-9._/-]+$/.test(name) || name.includes('..') || !(await repo.configGet(`remote.${name}.url`))) {
+    if (!isSafeRemoteName(name) || !(await repo.configGet(`remote.${name}.url`))) {
       // A typo is likelier than a remote to add: name the ones there are.
       const remotes = [...(await repo.config()).keys()].map((k) => /^remote\.(.+)\.url$/.exec(k)?.[1]).filter((r): r is string => Boolean(r));
       const known = [...new Set(remotes)];
@@ -46,6 +55,14 @@ export async function requireRemote(repo: Repo, name: string | undefined): Promi
       throw new NoRemote(`'${name}' is not a configured remote${near ? ` (did you mean '${near}'?)` : ''}; ${next}`, { remote: name });
     }
     return name;
+  }
+  const branch = repo.headBranch();
+  const upstream = branch ? await repo.configGet(`branch.${branch}.remote`) : undefined;
+  if (upstream && upstream !== '.' && !isSafeRemoteName(upstream)) {
+    throw new InvalidInput(
+      `refusing branch.${branch}.remote '${upstream}': not a remote name (git would read it as an option or a path); name the remote: git handoff sync <remote>`,
+      { key: `branch.${branch}.remote` },
+    );
   }
   const r = await defaultRemote(repo);
   if (!r) throw new NoRemote("no remote to sync with: the current branch has no upstream and there is no 'origin'; name one: git handoff sync <remote>");
@@ -98,6 +115,8 @@ export function reasonOf(stderr: string): string {
 }
 
 async function networkGit(repo: Repo, remote: string, what: string, args: string[], budget: NetworkBudget | undefined): Promise<GitResult> {
+  // every caller names the remote after `--` too; this is the one gate a name passes
+  if (!isSafeRemoteName(remote)) throw new InvalidInput(`refusing remote '${remote}': not a remote name`, { remote });
   if (budget && remainingMs(budget) <= 0) throw outOfTime(remote, what, budget);
   const env: NodeJS.ProcessEnv = { ...C_LOCALE };
   if (budget) {
@@ -126,7 +145,7 @@ function failure(repo: Repo, r: GitResult, fallback: string): string {
 
 /** The remote's tip of refs/notes/handoff without fetching anything (null: it has none). */
 export async function remoteTip(repo: Repo, remote: string, budget?: NetworkBudget): Promise<string | null> {
-  const r = await networkGit(repo, remote, 'read of its handoff tip', ['ls-remote', '--refs', remote, NOTES_REF], budget);
+  const r = await networkGit(repo, remote, 'read of its handoff tip', ['ls-remote', '--refs', '--', remote, NOTES_REF], budget);
   if (r.code !== 0) throw new RemoteUnreachable(`cannot reach remote '${remote}': ${failure(repo, r, `git ls-remote exit ${r.code}`)}`, { remote });
   const line = r.stdout
     .toString('utf8')
@@ -149,7 +168,7 @@ export async function fetchNotes(repo: Repo, remote: string, budget?: NetworkBud
     repo,
     remote,
     'fetch',
-    ['fetch', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--progress', remote, `+${NOTES_REF}:${tracking}`],
+    ['fetch', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--progress', '--', remote, `+${NOTES_REF}:${tracking}`],
     budget,
   );
   if (r.code !== 0) {
@@ -197,7 +216,7 @@ export async function pushNotes(
     repo,
     remote,
     'push',
-    ['push', '--porcelain', '--no-verify', '--progress', `--force-with-lease=${NOTES_REF}:${expected ?? ''}`, remote, spec],
+    ['push', '--porcelain', '--no-verify', '--progress', `--force-with-lease=${NOTES_REF}:${expected ?? ''}`, '--', remote, spec],
     opts.budget,
   );
   const line = r.stdout

@@ -41,3 +41,19 @@ describe('the one commit-message reader', () => {
     expect(subjectLine('')).toBe('');
   });
 });
+
+describe('the trailers of a commit we make', () => {
+  it('are refused unless each value is one plain line; the subject is made one line', async () => {
+    const { renderCommitMessage, branchForTrailer, parseTrailers } = await import('../../src/core/commit-message.js');
+    expect(renderCommitMessage('handoff a on main', { 'Handoff-Kind': 'version', 'Handoff-Branch': 'main' })).toBe(
+      'handoff a on main\n\nHandoff-Kind: version\nHandoff-Branch: main\n',
+    );
+    expect(() => renderCommitMessage('s', { 'Handoff-Branch': 'x\nHandoff-Kind: receipt' })).toThrow(/not one plain line/);
+    expect(() => renderCommitMessage('s', { 'Bad Key': 'v' })).toThrow();
+    const m = renderCommitMessage('on x\n\nHandoff-Kind: receipt', { 'Handoff-Kind': 'version' });
+    expect(parseTrailers(m)).toEqual({ 'Handoff-Kind': 'version' });
+    for (const bad of ['x\nHandoff-Kind: receipt', '-x', 'a..b', 'a b', 'a\u001b', '', 'x.lock', '/x'])
+      expect(branchForTrailer(bad), JSON.stringify(bad)).toBeNull();
+    for (const good of ['main', 'feature/div', 'fix-1.2', 'привет']) expect(branchForTrailer(good)).toBe(good);
+  });
+});

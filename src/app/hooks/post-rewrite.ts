@@ -13,6 +13,7 @@ import { newestNote, parseRewriteList, type NoteText } from '../../core/rewrite.
 import { healMergedNotes } from '../heal.js';
 import { healedLine } from './post-merge.js';
 import type { HookContext } from './types.js';
+import { branchForTrailer } from '../../core/commit-message.js';
 
 export async function run(ctx: HookContext): Promise<number> {
   const groups = parseRewriteList(await ctx.stdin());
@@ -37,7 +38,7 @@ export async function run(ctx: HookContext): Promise<number> {
       if (!want) continue;
       const have = await read(target);
       if (have?.blob === want.blob) continue;
-      const branch = /^branch:[ \t]*"?([^"\n]*?)"?[ \t]*$/m.exec(want.text)?.[1];
+      const branch = branchForTrailer(/^branch:[ \t]*"?([^"\n]*?)"?[ \t]*$/m.exec(want.text)?.[1]);
       await store.commit('version', (tree) => setNote(repo.objects, tree, target, want.blob), {
         subject: `handoff ${target.slice(0, 7)}: carried over from ${olds.map((o) => o.slice(0, 7)).join(', ')} (${ctx.args[0] ?? 'rewrite'})`,
         trailers: { 'Handoff-Target': target, ...(branch && branch !== 'null' ? { 'Handoff-Branch': branch } : {}) },
