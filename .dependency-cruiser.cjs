@@ -12,7 +12,7 @@ const PROCESS_STARTERS = '^src/(process/run\\.ts$|git/)';
  * The core/ modules a command may import for more than types: the ones that turn a result
  * into text (a command renders; deciding is a use case's, in app/).
  */
-const CORE_RENDERERS = ['bookmark', 'canonical', 'receipt', 'version-diff', 'visible-text'];
+const CORE_RENDERERS = ['bookmark', 'canonical', 'receipt', 'version-diff', 'visible-text', 'provenance'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -141,6 +141,11 @@ export class GitFailed extends InternalError {
   static override code = 'GitFailed';
 }
 
+/** Exit 4: git could not sign a notes commit with the user's signing setup (`handoff.sign`). */
+export class SigningFailed extends ExternalFailure {
+  static override code = 'SigningFailed';
+}
+
 /** Exit 4: a provider step (gh) failed after the local receipt was written; re-running is safe. */
 export class ProviderFailed extends ExternalFailure {
   static override code = 'ProviderFailed';

@@ -6,6 +6,7 @@
  * input or an internal error is one line on stderr, nothing on stdout, exit 0. Silent in a
  * repository whose instruction file lacks the trigger line, and with HANDOFF_SKIP=1.
  */
+import { authorOf, isUsersOwn } from '../core/provenance.js';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
@@ -181,6 +182,7 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
   const context = sessionStartContext({
     bookmark: bookmarkText(r),
     notices: notices(r),
+    foreignAuthor: r.provenance && !isUsersOwn(r.provenance) ? authorOf(r.provenance) : null,
     previousEndedWithout: d.previousEndedWithout,
     relay: env.HANDOFF_RELAY_ID ? { id: env.HANDOFF_RELAY_ID, promptFile: env.HANDOFF_PROMPT_FILE ?? null } : null,
   });

@@ -8,6 +8,11 @@ import { HandoffStore } from '../git/handoff-store.js';
 import { canStream, selectStreamed, type StreamedVersion } from '../git/version-stream.js';
 import { isoUtc } from '../git/identity.js';
 import { checkedSelection, selectionFor } from './show.js';
+import { ProvenanceReader } from '../git/provenance.js';
+import { isUsersOwn, type Provenance } from '../core/provenance.js';
+
+/** Versions whose provenance is asked at once. */
+const PROVENANCE_WINDOW = 256;
 
 export interface LogRequest {
   branch?: string;
@@ -24,6 +29,10 @@ export interface LogRequest {
 export interface LogEntry {
   /** what a listing shows of a version, whichever reader read it */
   version: StreamedVersion;
+  /** whose words it holds */
+  provenance: Provenance;
+  /** written by the current user (made in this clone, or signed by a key the user trusts) */
+  own: boolean;
   /** the handoff's own date, else its commit's time (ISO 8601, UTC) */
   date: string;
 }
@@ -36,7 +45,30 @@ export async function logVersions(repo: Repo, req: LogRequest): Promise<AsyncGen
   const store = new HandoffStore(repo);
   const sel = req.checkBranch ? await checkedSelection(repo, store, req) : selectionFor(repo, req);
   const { versions } = req.bulk && canStream(repo) ? await selectStreamed(repo, sel) : await store.select(sel);
+  const prov = new ProvenanceReader(repo);
   return (async function* () {
-    for await (const v of versions) yield { version: v, date: typeof v.handoff.date === 'string' ? v.handoff.date : isoUtc(v.timestamp) };
+    // Provenance is asked a window at a time: one git process per window at most, and only
+    // for signed commits or versions this clone did not make.
+    // The first version goes at once (a reader that wants one should not wait for a window).
+    let window: StreamedVersion[] = [];
+    let size = 1;
+    const flush = async function* (): AsyncGenerator<LogEntry> {
+      const p = await prov.of(window.map((v) => v.id));
+      const batch = window;
+      window = [];
+      size = PROVENANCE_WINDOW;
+      for (const v of batch)
+        yield {
+          version: v,
+          provenance: p.get(v.id)!,
+          own: isUsersOwn(p.get(v.id)!),
+          date: typeof v.handoff.date === 'string' ? v.handoff.date : isoUtc(v.timestamp),
+        };
+    };
+    for await (const v of versions) {
+      window.push(v);
+      if (window.length >= size) yield* flush();
+    }
+    if (window.length) yield* flush();
   })();
 }

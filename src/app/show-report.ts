@@ -7,6 +7,7 @@
 import type { ShowResult } from './show.js';
 import { movedByRewrite, movedLine } from '../core/rewrite.js';
 import { plainPainter, renderBookmark, type Painter } from '../core/bookmark.js';
+import { foreignPreface, provenanceJson } from '../core/provenance.js';
 
 export function showJson(r: ShowResult) {
   if (!r.version) return { ok: true, handoff: null, due: false };
@@ -15,6 +16,7 @@ export function showJson(r: ShowResult) {
     version: r.version.id,
     target: r.version.target,
     date: r.date,
+    ...(r.provenance ? provenanceJson(r.provenance) : {}),
     stale: r.stale,
     age_days: r.ageDays,
     due: r.due !== null,
@@ -26,6 +28,9 @@ export function showJson(r: ShowResult) {
 /** One line each: what a reader must know before trusting the bookmark. */
 export function notices(r: ShowResult): string[] {
   const out: string[] = [];
+  // Whose words these are comes first: everything below is that person's text.
+  const foreign = r.provenance ? foreignPreface(r.provenance) : null;
+  if (foreign) out.push(foreign);
   for (const s of r.skipped) out.push(`warning: skipped version ${s.id.slice(0, 12)}: not a valid handoff (${s.problems[0]})`);
   if (r.fallback && r.version) {
     const where = r.currentBranch ? `branch ${r.currentBranch}` : 'this detached HEAD';

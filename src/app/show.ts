@@ -12,6 +12,8 @@ import { isoUtc } from '../git/identity.js';
 import { remoteAhead, type RemoteAhead } from './remote-ahead.js';
 import { UnknownBranch } from '../errors.js';
 import { defaultRemote } from '../git/remote.js';
+import { ProvenanceReader } from '../git/provenance.js';
+import type { Provenance } from '../core/provenance.js';
 
 export const DEFAULT_STALE_DAYS = 7;
 /** How far back `due` looks for the version's head before giving up. */
@@ -44,6 +46,8 @@ export interface ShowResult {
   diverged?: ReadVersion[];
   /** where the note of the shown version's commit is stored, when it is stored more than once (shown: the first) */
   noteCopies?: string[];
+  /** whose words the shown version holds (author, origin, signature); null with no version */
+  provenance?: Provenance | null;
 }
 
 export function selectionFor(repo: Repo, req: { branch?: string; all?: boolean }): Selection {
@@ -112,7 +116,7 @@ async function showFacts(repo: Repo, store: HandoffStore, picked: PickedLatest, 
   }
   const date = typeof version.handoff.date === 'string' ? version.handoff.date : isoUtc(version.timestamp);
   const ageDays = ageInDays(date, how.nowMs ?? Date.now());
-  const due = how.pinned ? null : await dueSince(repo, version);
+  const [due, provenance] = await Promise.all([how.pinned ? null : dueSince(repo, version), new ProvenanceReader(repo).one(version.id)]);
   const tip = await store.tip();
   const copies = tip ? await noteCopies(repo.objects, (await store.readCommit(tip)).tree, version.target) : [];
   return {
@@ -129,6 +133,7 @@ async function showFacts(repo: Repo, store: HandoffStore, picked: PickedLatest, 
     freshCloneRemote: null,
     diverged,
     ...(copies.length > 1 ? { noteCopies: copies.map((c) => c.path) } : {}),
+    provenance,
   };
 }
 

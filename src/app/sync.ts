@@ -25,6 +25,7 @@ import { parseKey, syncAction, type SyncAction } from '../core/notes-merge.js';
 import type { PurgeRecord } from '../core/purge.js';
 import { PurgedHistory, RemoteRefused } from '../errors.js';
 import { refuseOutgoingSecrets } from './outgoing-secrets.js';
+import { signingWanted, writeSignedCommit } from '../git/signing.js';
 
 /** `handoff.sync.timeout`: seconds a `sync` may take, its retries under contention included. */
 export const SYNC_TIMEOUT_SECONDS = 60;
@@ -343,10 +344,10 @@ async function planAttempt(
   plan.conflicts = merged.conflicts.map(describeConflict);
   const ids = await identities();
   const message = `merge handoff history from ${remote}\n\nHandoff-Kind: merge\nHandoff-Remote: ${remote}\n`;
-  plan.newTip = await objects.write(
-    'commit',
-    serializeCommit({ tree: merged.tree, parents: [local!, theirs!], author: ids.author, committer: ids.committer, message }),
-  );
+  const made = { tree: merged.tree, parents: [local!, theirs!], author: ids.author, committer: ids.committer, message };
+  // A dry run's merge lives only in memory: it is never signed (signing writes an object).
+  plan.newTip =
+    objects === repo.objects && (await signingWanted(repo)) ? await writeSignedCommit(repo, made) : await objects.write('commit', serializeCommit(made));
   return plan;
 }
 

@@ -4,6 +4,7 @@ import { withRepo } from '../app/repository.js';
 import { logVersions } from '../app/log.js';
 import { UsageError } from '../errors.js';
 import { jsonVisible, visibleText } from '../core/visible-text.js';
+import { provenanceJson, provenanceLine } from '../core/provenance.js';
 
 /** Output gathered into writes of about 64 KiB: one write per version would be 50,000 system calls. */
 function chunked(write: (text: string) => void): { write(text: string): void; flush(): void } {
@@ -32,6 +33,10 @@ export interface LogRow {
   session_id: string | null;
   status: string | null;
   summary: string | null;
+  author: { name: string; email: string };
+  origin: string | null;
+  signature: string;
+  signer?: string;
 }
 
 const flat = (x: unknown) => x === null || typeof x === 'string' || typeof x === 'boolean';
@@ -43,7 +48,7 @@ const flat = (x: unknown) => x === null || typeof x === 'string' || typeof x ===
  */
 export function jsonRow(r: LogRow): string {
   const j = JSON.stringify;
-  if (!(flat(r.version) && flat(r.target) && flat(r.date) && flat(r.valid) && flat(r.session_id) && flat(r.status) && flat(r.summary))) {
+  if (!(flat(r.version) && flat(r.target) && flat(r.date) && flat(r.valid) && flat(r.session_id) && flat(r.status) && flat(r.summary) && flat(r.origin))) {
     return jsonVisible(JSON.stringify(r, null, 2).replace(/\n/g, '\n    '));
   }
   return jsonVisible(`{
@@ -53,7 +58,18 @@ export function jsonRow(r: LogRow): string {
       "valid": ${j(r.valid)},
       "session_id": ${j(r.session_id)},
       "status": ${j(r.status)},
-      "summary": ${j(r.summary)}
+      "summary": ${j(r.summary)},
+      "author": {
+        "name": ${j(r.author.name)},
+        "email": ${j(r.author.email)}
+      },
+      "origin": ${j(r.origin)},
+      "signature": ${j(r.signature)}${
+        r.signer === undefined
+          ? ''
+          : `,
+      "signer": ${j(r.signer)}`
+      }
     }`);
 }
 
@@ -82,7 +98,7 @@ export const command: CommandModule = {
       let n = 0;
       if (ctx.json) out.write('{\n  "ok": true,\n  "versions": [');
       const p = ctx.io.paint;
-      for await (const { version: v, date } of entries) {
+      for await (const { version: v, date, provenance, own } of entries) {
         if (n >= max) break;
         n++;
         if (ctx.json) {
@@ -94,6 +110,7 @@ export const command: CommandModule = {
             session_id: v.handoff.session_id ?? null,
             status: v.handoff.status ?? null,
             summary: v.handoff.summary ?? null,
+            ...provenanceJson(provenance),
           };
           out.write(`${n > 1 ? ',' : ''}\n    ${jsonRow(row)}`);
           continue;
@@ -104,7 +121,8 @@ export const command: CommandModule = {
           continue;
         }
         const summary = (v.handoff.summary ?? '').split('\n')[0];
-        out.write(`${head} ${v.target.slice(0, 7)} ${visibleText(`${v.branch ?? '-'} ${v.handoff.status ?? '-'} ${summary}`)}\n`);
+        const whose = own ? '' : ` ${p.dim(`(${provenanceLine(provenance)})`)}`;
+        out.write(`${head} ${v.target.slice(0, 7)} ${visibleText(`${v.branch ?? '-'} ${v.handoff.status ?? '-'} ${summary}`)}${whose}\n`);
       }
       if (ctx.json) out.write(n ? '\n  ]\n}\n' : ']\n}\n');
       out.flush();

@@ -18,6 +18,7 @@ import { causalLatest } from './causal-latest.js';
 import { readBranchIndex, writeBranchIndex, type BranchIndex } from './branch-index.js';
 import { isObjectId } from '../core/object-id.js';
 import { refLockHeld } from './ref-locks.js';
+import { signingWanted, writeSignedCommit } from './signing.js';
 
 export type HandoffKind = 'version' | 'receipt' | 'item' | 'policy' | 'merge' | 'repair';
 
@@ -386,12 +387,14 @@ export class HandoffStore {
     const ids = message.identities ?? (await resolveIdentities(this.repo));
     const text = renderCommitMessage(message.subject, { 'Handoff-Kind': kind, ...message.trailers });
     let lockWaitStart = 0;
+    const sign = await signingWanted(this.repo);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const tip = await this.tip();
       const root = tip ? (await this.readCommit(tip)).tree : EMPTY_TREE_OID;
       const tree = await mutate(root, tip);
       const parents = [...(tip ? [tip] : []), ...(opts.extraParents ?? [])];
-      const oid = await this.repo.objects.write('commit', serializeCommit({ tree, parents, author: ids.author, committer: ids.committer, message: text }));
+      const made = { tree, parents, author: ids.author, committer: ids.committer, message: text };
+      const oid = sign ? await writeSignedCommit(this.repo, made) : await this.repo.objects.write('commit', serializeCommit(made));
       const pending = attempt === 0 ? opts.pending : undefined;
       const r = pending ? await pending.update(NOTES_REF, oid, tip) : await this.repo.casUpdateRef(NOTES_REF, oid, tip, `handoff: ${kind}`);
       if (r === 'ok') return oid;

@@ -50,7 +50,20 @@ describe('show, log, diff over versions on several branches', () => {
 
   it('show --json has exactly its documented keys, in order', () => {
     const r = handoff(repo, ['show', '--json']);
-    expect(Object.keys(r.json)).toEqual(['ok', 'version', 'target', 'date', 'stale', 'age_days', 'due', 'due_reason', 'handoff']);
+    expect(Object.keys(r.json)).toEqual([
+      'ok',
+      'version',
+      'target',
+      'date',
+      'author',
+      'origin',
+      'signature',
+      'stale',
+      'age_days',
+      'due',
+      'due_reason',
+      'handoff',
+    ]);
     expect(r.json).toMatchObject({ ok: true, version: v.m3, target: repo.head(), due: false, due_reason: null });
     expect(r.json.date).toMatch(/^2026-01-01T\d\d:\d\d:\d\dZ$/);
     expect(r.json.date).toBe(r.json.handoff.date);
@@ -107,7 +120,7 @@ describe('show, log, diff over versions on several branches', () => {
   it('log --json has exactly the documented shape', () => {
     const r = handoff(repo, ['log', '--json', '-n', '1']);
     expect(Object.keys(r.json)).toEqual(['ok', 'versions']);
-    expect(Object.keys(r.json.versions[0])).toEqual(['version', 'target', 'date', 'valid', 'session_id', 'status', 'summary']);
+    expect(Object.keys(r.json.versions[0])).toEqual(['version', 'target', 'date', 'valid', 'session_id', 'status', 'summary', 'author', 'origin', 'signature']);
     expect(r.json.versions[0]).toMatchObject({ version: v.m3, target: repo.head(), valid: true, session_id: null, status: 'active', summary: 'main three' });
   });
 

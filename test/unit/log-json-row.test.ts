@@ -13,7 +13,22 @@ describe('log --json rows', () => {
     fc.constantFrom('', 'a\nb', '"q"', '\\', '\u2028', '\u202e', '\x9b', '\u0000', 'é', '\ud800'),
   );
   const maybe = fc.option(text, { nil: null });
-  const row = fc.record({ version: text, target: text, date: text, valid: fc.boolean(), session_id: maybe, status: maybe, summary: maybe });
+  const row = fc.record(
+    {
+      version: text,
+      target: text,
+      date: text,
+      valid: fc.boolean(),
+      session_id: maybe,
+      status: maybe,
+      summary: maybe,
+      author: fc.record({ name: text, email: text }),
+      origin: maybe,
+      signature: fc.constantFrom('verified', 'unsigned', 'bad'),
+      signer: text,
+    },
+    { requiredKeys: ['version', 'target', 'date', 'valid', 'session_id', 'status', 'summary', 'author', 'origin', 'signature'] },
+  );
 
   it('are the bytes of JSON.stringify(row, null, 2), indented', () => {
     fc.assert(
@@ -25,7 +40,18 @@ describe('log --json rows', () => {
   });
 
   it('are the general serializer’s when a field is not a flat value', () => {
-    const r = { version: 'v', target: 't', date: 'd', valid: true, session_id: null, status: null, summary: ['x'] } as unknown as LogRow;
+    const r = {
+      version: 'v',
+      target: 't',
+      date: 'd',
+      valid: true,
+      session_id: null,
+      status: null,
+      summary: ['x'],
+      author: { name: 'a', email: 'e' },
+      origin: 'local',
+      signature: 'unsigned',
+    } as unknown as LogRow;
     expect(jsonRow(r)).toBe(general(r));
   });
 });
