@@ -88,6 +88,29 @@ module.exports = {
       to: { path: '^src/' },
     },
     {
+      name: 'state-is-below-git',
+      comment:
+        'state/ (atomic writes, locks, JSON files) sits below git/, which uses it: it never imports git/, not even a type (it names what it needs of a repository structurally).',
+      severity: 'error',
+      from: { path: '^src/state/' },
+      to: { path: '^src/git/' },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'No import cycle, type-only ones included: a cycle makes two modules one in all but name (the shared type goes to a module both import). causal-latest.ts goes with the version reader rewrite (src/history/).',
+      severity: 'error',
+      from: { pathNot: '^src/git/causal-latest\\.ts$' },
+      to: { circular: true, pathNot: '^src/git/causal-latest\\.ts$' },
+    },
+    {
+      name: 'no-orphans',
+      comment: 'A module nothing imports and that imports nothing is dead code (or a file that lost its caller).',
+      severity: 'error',
+      from: { orphan: true, pathNot: '\\.d\\.ts$' },
+      to: {},
+    },
+    {
       name: 'no-unresolvable',
       comment: 'An import that resolves to nothing is a typo or a file that moved.',
       severity: 'error',

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { codexTrust } from '../agents/codex-trust.js';
 import { OUR_COMMAND } from '../agents/settings.js';
-import type { Finding } from './doctor.js';
+import type { Finding } from './doctor-finding.js';
 import { readRegularFile } from '../state/bounded-file.js';
 
 function read(path: string): string | null {

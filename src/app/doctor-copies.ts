@@ -7,7 +7,7 @@
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { listNotes, noteCopies, writePath } from '../git/notes-tree.js';
-import type { Finding } from './doctor.js';
+import type { Finding } from './doctor-finding.js';
 
 export async function checkNoteCopies(repo: Repo, fix: boolean): Promise<Finding[]> {
   const store = new HandoffStore(repo);

@@ -7,7 +7,7 @@ import type { Repo } from '../git/repo.js';
 import { readInstallRecord } from '../state/install-files.js';
 import { applyInstall, planInstall, type PlannedStep } from './install/index.js';
 import type { InstallOptions, InstallRecord } from './install/types.js';
-import type { Finding } from './doctor.js';
+import type { Finding } from './doctor-finding.js';
 
 /** The `init` options that make the recorded installers plan again. */
 function recordedOptions(record: InstallRecord): InstallOptions {

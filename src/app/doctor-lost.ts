@@ -16,7 +16,7 @@ import { mergeNotesTrees } from '../git/notes-merge.js';
 import { mergeBase, uniqueCommits, writtenIndex } from '../git/notes-history.js';
 import { EMPTY_TREE_OID, type Commit } from '../git/objects.js';
 import { purgeRecords } from './purge-history.js';
-import type { Finding } from './doctor.js';
+import type { Finding } from './doctor-finding.js';
 
 export interface LostHistory {
   /** the lost versions, newest first */

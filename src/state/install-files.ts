@@ -8,7 +8,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { readJsonFile, writeJsonFile } from './json-file.js';
 import { readRegularFile } from './bounded-file.js';
-import type { Repo } from '../git/repo.js';
+import type { RepositoryPlaces } from './repository-places.js';
 
 export const INSTALL_RECORD = 'install.json';
 
@@ -82,20 +82,20 @@ export function writeLink(path: string, target: string): void {
   symlinkSync(target, path);
 }
 
-export function installRecordPath(repo: Repo): string {
+export function installRecordPath(repo: RepositoryPlaces): string {
   return join(repo.paths.commonDir, 'handoff', INSTALL_RECORD);
 }
 
-export function readInstallRecord<T>(repo: Repo): T | null {
+export function readInstallRecord<T>(repo: RepositoryPlaces): T | null {
   return readJsonFile<T>(installRecordPath(repo));
 }
 
-export function writeInstallRecord(repo: Repo, record: unknown): void {
+export function writeInstallRecord(repo: RepositoryPlaces, record: unknown): void {
   writeJsonFile(installRecordPath(repo), record, { mode: 0o644 });
 }
 
 /** Removes the record, and its folder when nothing else lives there (init created it). */
-export function removeInstallRecord(repo: Repo): void {
+export function removeInstallRecord(repo: RepositoryPlaces): void {
   const path = installRecordPath(repo);
   removeFile(path);
   try {
@@ -106,7 +106,7 @@ export function removeInstallRecord(repo: Repo): void {
 }
 
 /** Where a path is recorded: relative to the common dir or work tree, so a moved repository still uninstalls. */
-export function recordPath(repo: Repo, abs: string): { base: 'common' | 'worktree' | 'absolute'; path: string } {
+export function recordPath(repo: RepositoryPlaces, abs: string): { base: 'common' | 'worktree' | 'absolute'; path: string } {
   const inside = (root: string) => {
     const rel = relative(root, abs);
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : null;
@@ -118,7 +118,7 @@ export function recordPath(repo: Repo, abs: string): { base: 'common' | 'worktre
   return { base: 'absolute', path: abs };
 }
 
-export function resolveRecordPath(repo: Repo, f: { base: 'common' | 'worktree' | 'absolute'; path: string }): string {
+export function resolveRecordPath(repo: RepositoryPlaces, f: { base: 'common' | 'worktree' | 'absolute'; path: string }): string {
   if (f.base === 'common') return resolve(repo.paths.commonDir, f.path);
   if (f.base === 'worktree') return resolve(repo.workTree ?? repo.paths.commonDir, f.path);
   return f.path;

@@ -6,7 +6,7 @@
  * also when another process was given its pid meanwhile.
  */
 import { join } from 'node:path';
-import type { Repo } from '../git/repo.js';
+import type { RepositoryPlaces } from './repository-places.js';
 import { LockHeld } from '../errors.js';
 import { readLockOwner, tryLock, unlock } from './lock.js';
 
@@ -14,7 +14,7 @@ export interface SyncLock {
   release(): void;
 }
 
-export function syncLockPath(repo: Repo): string {
+export function syncLockPath(repo: RepositoryPlaces): string {
   return join(repo.paths.commonDir, 'handoff', 'sync.lock');
 }
 
@@ -22,7 +22,7 @@ export function syncLockPath(repo: Repo): string {
  * Waits (jittered, until `deadline`, epoch ms) for the clone's sync lock. `onWait` is called
  * once if it has to wait.
  */
-export async function acquireSyncLock(repo: Repo, deadline: number, onWait?: (pid: number | null) => void): Promise<SyncLock> {
+export async function acquireSyncLock(repo: RepositoryPlaces, deadline: number, onWait?: (pid: number | null) => void): Promise<SyncLock> {
   const path = syncLockPath(repo);
   let waited = false;
   for (;;) {
