@@ -132,7 +132,7 @@ function emitItem(item: unknown, indent: string, lines: string[]): void {
     for (const k of keys) emitValue(item[k], `${indent}    `, sub, `${indent}  ${key(k)}:`);
     // the first key shares the line with the dash
     sub[0] = `${indent}- ${sub[0].slice(indent.length + 2)}`;
-    lines.push(...sub);
+    for (const l of sub) lines.push(l); // not push(...sub): a list of 500,000 items is more arguments than the stack holds
   } else if (Array.isArray(item) && item.length > 0) {
     lines.push(`${indent}-`);
     for (const x of item) emitItem(x, `${indent}  `, lines);

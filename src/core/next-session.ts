@@ -162,7 +162,8 @@ export function renderNextSession(h: Handoff, date: string): string {
         for (const t of tracks) out.push(`| ${cell(t.name ?? '')} | ${cell(t.readiness ?? '')} | ${cell(t.entry_point ?? '')} |`);
       }
     } else {
-      out.push(...bullet((h[s.key] as string[] | undefined) ?? []));
+      // item by item: push(...items) with a note's 500,000-item list overflows the stack
+      for (const line of bullet((h[s.key] as string[] | undefined) ?? [])) out.push(line);
     }
     out.push('');
   }
@@ -173,7 +174,12 @@ export function renderNextSession(h: Handoff, date: string): string {
     ['Notes', h.soft_context?.notes?.length ? bullet(h.soft_context.notes) : []],
     ['Read next', h.continuation_refs?.length ? bullet(h.continuation_refs) : []],
   ];
-  for (const [title, lines] of extra) if (lines.length) out.push(`## ${title}`, '', ...lines, '');
+  for (const [title, lines] of extra) {
+    if (!lines.length) continue;
+    out.push(`## ${title}`, '');
+    for (const line of lines) out.push(line);
+    out.push('');
+  }
   const other = otherFields(h);
   if (Object.keys(other).length) out.push('## Other fields', '', '```yaml', toCanonicalYaml(other).replace(/\n$/, ''), '```', '');
   return `${out.join('\n').replace(/\n+$/, '')}\n`;

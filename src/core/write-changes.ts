@@ -65,8 +65,9 @@ function listDelta(a: unknown[], b: unknown[]): { added: unknown[]; removed: unk
   const added: unknown[] = [];
   const removed: unknown[] = [];
   for (const part of diffArrays(a, b, { comparator: same })) {
-    if (part.added) added.push(...part.value);
-    else if (part.removed) removed.push(...part.value);
+    // item by item: push(...value) with a note's 500,000-item list overflows the stack
+    if (part.added) for (const v of part.value) added.push(v);
+    else if (part.removed) for (const v of part.value) removed.push(v);
   }
   return { added, removed };
 }
