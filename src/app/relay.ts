@@ -16,6 +16,8 @@ import { relayRequest, type RelayRequest } from './relay-request.js';
 import { decideRelay, relayIdFor, settle, type Ack, type RelayAttempt, type RelayRecord } from '../core/relay.js';
 import { isHandoffError, RelayFailed, UsageError } from '../errors.js';
 import { readWorkTreeFile } from '../state/bounded-file.js';
+import { ProvenanceReader } from '../git/provenance.js';
+import { isUsersOwn, provenanceLine } from '../core/provenance.js';
 
 export const DEFAULT_TIMEOUT_S = 60;
 export const POLL_INTERVAL_MS = 5000;
@@ -94,6 +96,16 @@ export async function relayCandidate(repo: Repo): Promise<Candidate | string> {
   if (!version || fallback) return 'no handoff on this branch';
   const request = await relayRequest(store, version, version.branch ?? null);
   if (!request) return `the latest version ${version.id.slice(0, 12)} does not ask for a relay`;
+  // Nothing runs on someone else's word: the request (and the handoff the prompt carries)
+  // must be the current user's own, made in this clone or signed by a key the user trusts.
+  const reader = new ProvenanceReader(repo);
+  for (const id of new Set([request.asking, version.id])) {
+    const p = await reader.one(id);
+    if (!isUsersOwn(p)) {
+      const what = id === request.asking ? 'its relay request' : 'the handoff it would relay';
+      return `the latest version ${version.id.slice(0, 12)} asks for a relay, but ${what} was not written by the current user (${provenanceLine(p)}): relay acts only on requests made in this clone or signed by a key you trust (gpg.ssh.allowedSignersFile); to relay this work, write it here with 'git handoff write --relay'`;
+    }
+  }
   return { version, request, store, picked };
 }
 
