@@ -30,8 +30,10 @@ function isNameStart(c: number): boolean {
 }
 /** A declared type between name and `=`: Go `var t string =`, TypeScript/Kotlin/Rust `t: String =`. */
 const TYPED = /(?:\s*:\s*|\s+)(?:string|String|str|&(?:'static )?str|\[\]byte|SecretStr|Secret|CharSequence|any|\*?char\s*\*?)\s*(?==(?![=~>]))/y;
-const OPERATOR = /\s*(=>|::=|:=|\?=|\+=|=(?![=~])|:(?![:=\\/]))[ \t]*/y;
-const PROSE = /\s+(?:is|was|are|is set to|is now|=|:)\s+/iy;
+// `:::=` (GNU Make 4.4) before `::=`; `.=` appends in PHP and Perl (`$token .= "x"`)
+const OPERATOR = /\s*(=>|:::=|::=|:=|\?=|\+=|\.=|=(?![=~])|:(?![:=\\/]))[ \t]*/y;
+// the longer forms first: `is now X` is X, not `now`
+const PROSE = /\s+(?:is set to|is now|is still|is|was|are|=|:)\s+/iy;
 const ATTR_VALUE = /\s+value\s*=\s*/y;
 /** What may follow a name that is assigned: an operator, a type, `is`, ` value=`, a flag's value. */
 const NEXT = /[\s=:>?+]/;
@@ -45,6 +47,8 @@ const AUTH_SCHEME = /^(?:Bearer|Basic|Token|Bot|Digest)$/i;
 /** what follows a quoted key's closing quote when it is one: `"facebook access_token": ...` */
 const KEY_END = /^\s*[:=]/;
 const BARE_VALUE = /^[^\s"'`,;&)}\]<>]+/;
+/** In prose a value ends only at white space or a closing mark: `the password is Tr0ub4dor&3`. */
+const PROSE_VALUE = /^[^\s"'`,;)}\]<>]+/;
 const TRAILING_PUNCTUATION = /[.,:;?]+$/;
 const SCHEME_AND_VALUE = /^(\S+)\s+(\S+)$/;
 const AFTER_SCHEME = /^[ \t]+([^\s"'`,;&)}\]<>]+)/;
@@ -99,7 +103,7 @@ function parseAfter(line: string, start: number, end: number): Assignment | null
   const ch = line[q];
   if (ch === undefined) return null;
   const isFlag = q > p && line.startsWith('--', start - 2);
-  if (!isFlag && !'=:?+>'.includes(ch) && !'iwavsca[&*IWAVSCA'.includes(ch)) return null;
+  if (!isFlag && !'=:?+>.'.includes(ch) && !'iwavsca[&*IWAVSCA'.includes(ch)) return null;
   const attr = before === '"' || before === "'" ? stickyAt(ATTR_VALUE, line, p) : null;
   if (attr) return valueAt(line, p + attr[0].length, name, 'assign');
   const typed = stickyAt(TYPED, line, p);
@@ -132,7 +136,7 @@ function valueAt(line: string, at: number, name: string, op: AssignOp): Assignme
     value = v;
     index = at + 1;
   } else {
-    const m = BARE_VALUE.exec(line.slice(at));
+    const m = (op === 'prose' ? PROSE_VALUE : BARE_VALUE).exec(line.slice(at));
     if (!m) return null;
     value = m[0].replace(TRAILING_PUNCTUATION, '');
   }

@@ -548,6 +548,16 @@ export const SECRET_RULES: SecretRule[] = [
     keep: 0,
   },
   {
+    // tailscale.com/kb/1085/auth-keys: tskey-<kind>-<key id>-<secret>
+    id: 'tailscale-key',
+    family: 'Tailscale',
+    kind: 'Tailscale key',
+    keywords: ['tskey-'],
+    pattern: '\\btskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,24}-[A-Za-z0-9]{20,64}\\b',
+    entropy: 3,
+    keep: 11,
+  },
+  {
     id: 'discord-webhook',
     family: 'Discord',
     kind: 'Discord webhook',

@@ -76,6 +76,16 @@ export function positives(seed = 2026, perRule = 3, perSyntax = 4): Positive[] {
       out.push({ family: 'generic', rule: `generic syntax ${i}`, text: syntax(p) });
     }
   }
+  // Forms the scanner once missed (issue 23): an append operator, Make's :::=, a password
+  // in prose with a symbol in it or after `is now`. Values made here, never live.
+  const v = (k: number) => f.chars(`${ALNUM}`, 24 + k);
+  const missedOnce = [
+    (k: number) => `$token .= "${v(k)}";`,
+    (k: number) => `API_TOKEN :::= ${v(k)}`,
+    (k: number) => `the password is ${f.password()}&${k}`,
+    (k: number) => `The admin password is now ${f.password()}#${k}`,
+  ];
+  for (const [i, form] of missedOnce.entries()) for (let k = 0; k < 2; k++) out.push({ family: 'generic', rule: `missed once ${i}`, text: form(k) });
   return out;
 }
 
@@ -233,7 +243,14 @@ The DigitalOcean token for the droplet snapshots expired; renew it in March.
 Vault's kv-v2 engine keeps 10 versions of each secret.
 1Password CLI reads the secret at run time with op read.
 Doppler injects variables into the process; nothing is written to disk.
-The mailgun domain is verified; DKIM keys are published in DNS.`.split('\n');
+The mailgun domain is verified; DKIM keys are published in DNS.
+the password is in the vault, ask Dana for access
+the password is required by the staging proxy since Monday
+The admin password is now rotated every 30 days by the job
+my api key is rotated weekly by the platform team
+$total .= "items"; appends to the report line
+the token is still pending review by security
+Tailscale keys (tskey-auth-...) are created in the admin console, never in the repo`.split('\n');
 
 const SUBJECTS = [
   'the token refresh',
