@@ -18,7 +18,7 @@
 import type { HandoffStore, ReadVersion, VersionInfo } from '../git/handoff-store.js';
 import { findNote } from '../git/notes-tree.js';
 import { parseTrailers } from '../git/objects.js';
-import { topLevelValue } from '../core/front-matter.js';
+import { noteBranch } from '../core/front-matter.js';
 import { movedByRewrite } from '../core/rewrite.js';
 import { relayReasonOf, type RelayReason } from '../core/relay.js';
 
@@ -57,6 +57,5 @@ export async function relayRequest(store: HandoffStore, version: ReadVersion, br
 async function branchOf(store: HandoffStore, v: VersionInfo, blob: string | undefined): Promise<string | null> {
   if (v.branch !== undefined) return v.branch;
   const data = blob ? await store.repo.objects.read(blob) : null;
-  const value = data && topLevelValue(data.data.toString('utf8'), 'branch');
-  return typeof value === 'string' ? value : null;
+  return data ? noteBranch(data.data.toString('utf8')) : null;
 }

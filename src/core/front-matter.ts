@@ -134,22 +134,120 @@ function unescapeDouble(s: string): string {
   });
 }
 
+/** `topLevelValue` cannot be sure from the lines alone: the document must be parsed (`noteBranch` does). */
+export const UNSURE: unique symbol = Symbol('unsure');
+
+/** A column-0 mapping key (a plain key, `key : v` included), then its value; `- ` starts a sequence item instead. */
+const TOP_KEY = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"?{}[\]&!*|>%@`,:-](?:[^#\t]|(?<! )#)*?|-[^\s#'"](?:[^#\t]|(?<! )#)*?)[ ]*:(?:[ \t]+(.*)|[ \t]*)$/;
+/** What opens a value that can span lines: a quote, a flow collection, a block scalar. */
+const VALUE_START = /^(?:-[ \t]+)*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"?{}[\]&!*|>%@`,-](?:[^#]|(?<![ \t])#)*?)[ \t]*:(?:[ \t]+|$))?(.*)$/;
+const CLOSED_DOUBLE = /^"(?:[^"\\]|\\.)*"[ \t]*(?:#.*)?$/;
+const CLOSED_SINGLE = /^'(?:[^']|'')*'[ \t]*(?:#.*)?$/;
+const EMPTY_FLOW = /^(?:\[\]|\{\})[ \t]*(?:#.*)?$/;
+const BLOCK_SCALAR = /^[|>][-+0-9]*[ \t]*(?:#.*)?$/;
+/** YAML's double-quoted escapes, as js-yaml reads them (anything else is an error there). */
+const DOUBLE_ESCAPES = /\\(?:[0abt\tnvfre "/\\N_LP]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U(00(?:0[0-9A-Fa-f]|10)[0-9A-Fa-f]{4}))/g;
+/** Plain text the core schema reads as a number (or that may be one): never answered from the line. */
+const NUMBERISH = /^[-+]?(?:[0-9.]|\.(?:inf|Inf|INF)$)|^\.(?:nan|NaN|NAN)$/;
+
+/** Whether a value that starts on this line ends on it (a closed quote, `[]`/`{}`), or opens a block scalar ('block'). */
+function valueShape(v: string): 'line' | 'block' | 'open' {
+  const c = v.charCodeAt(0);
+  if (c === 34) return CLOSED_DOUBLE.test(v) ? 'line' : 'open';
+  if (c === 39) return CLOSED_SINGLE.test(v) ? 'line' : 'open';
+  if (c === 91 || c === 123) return EMPTY_FLOW.test(v) ? 'line' : 'open';
+  if (c === 124 || c === 62) return BLOCK_SCALAR.test(v) ? 'block' : 'open';
+  return 'line';
+}
+
 /**
- * The value of the first top-level `key:` line of a YAML document, as `readScalar` reads
- * it; undefined when no line names it. For a reader that needs one key and no YAML parser.
+ * The value of the top-level `key` of a YAML document exactly as js-yaml reads it (core
+ * schema): null, a boolean or text; undefined when the document has no such key; UNSURE
+ * when the lines alone cannot tell (an anchor, a tag, a block or multi-line scalar, a
+ * number, a quoted key, a flow collection, a value that may span lines, the key twice,
+ * anything this reader does not follow). Never a different answer than js-yaml's: a fast
+ * path for one key with no YAML parser (test/unit/top-level-value.test.ts holds it to that).
+ * CRLF line breaks and a BOM read as js-yaml reads them.
  */
-export function topLevelValue(text: string, key: string): Scalar | undefined {
-  const marker = `${key}:`;
-  const next = (from: number) => {
-    const at = text.indexOf(`\n${marker}`, from);
-    return at < 0 ? -1 : at + 1;
-  };
-  for (let s = text.startsWith(marker) ? 0 : next(0); s >= 0;) {
-    let e = text.indexOf('\n', s);
-    if (e < 0) e = text.length;
-    const m = KEY_LINE.exec(text.slice(s, e));
-    if (m) return readScalar(m[2]);
-    s = next(e);
+export function topLevelValue(text: string, key: string): Scalar | undefined | typeof UNSURE {
+  let src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (src.includes('\r')) {
+    if (/\r(?!\n)/.test(src)) return UNSURE;
+    src = src.replace(/\r\n/g, '\n');
   }
-  return undefined;
+  let found: string | undefined;
+  /** our key's line was the last line with content: the next one must not carry its value on */
+  let oursLast = false;
+  let block = -1; // inside a block scalar: lines indented deeper than this are its content
+  let lastTop: 'key' | 'ours-empty' | 'none' = 'none';
+  for (const line of src.split('\n')) {
+    const indent = line.length - line.trimStart().length;
+    const rest = line.slice(indent);
+    if (!rest || rest.startsWith('#')) continue;
+    if (block >= 0 && indent > block) continue;
+    block = -1;
+    if (line.charCodeAt(0) === TAB) return UNSURE;
+    let value: string;
+    if (indent > 0 && oursLast) return UNSURE; // our value goes on (a multi-line scalar, a nested node)
+    oursLast = false;
+    if (indent > 0) {
+      value = VALUE_START.exec(rest)![1];
+    } else if (/^-(?:[ \t]|$)/.test(line)) {
+      if (lastTop === 'none') return UNSURE; // a sequence, not a mapping
+      if (lastTop === 'ours-empty') return UNSURE; // our key holds a sequence
+      value = VALUE_START.exec(line)![1];
+    } else {
+      const m = TOP_KEY.exec(line);
+      if (!m) return UNSURE; // a document marker, a directive, a quoted or complex key, ...
+      value = (m[2] ?? '').trim();
+      lastTop = 'key';
+      const name = m[1].startsWith('"') || m[1].startsWith("'") ? readScalar(m[1]) : m[1].trimEnd();
+      if (name === key) {
+        if (found !== undefined) return UNSURE; // twice: js-yaml refuses the document
+        found = value;
+        oursLast = true;
+        if (!value || value.startsWith('#')) lastTop = 'ours-empty';
+      }
+    }
+    const shape = valueShape(value);
+    if (shape === 'open') return UNSURE;
+    if (shape === 'block') block = indent;
+  }
+  if (found === undefined) return undefined;
+  return lineValue(found);
+}
+
+/** One value that ended on its line, as js-yaml reads it, or UNSURE. */
+function lineValue(v: string): Scalar | typeof UNSURE {
+  if (!v || v.startsWith('#')) return null;
+  const c = v.charCodeAt(0);
+  if (c === 34) {
+    const inside = /^"((?:[^"\\]|\\.)*)"/.exec(v)![1];
+    if (inside.replace(DOUBLE_ESCAPES, '').includes('\\')) return UNSURE;
+  } else if (c !== 39) {
+    // plain: no indicator first, no `: ` inside, not a number
+    if (/^[&!*|>[\]{},%@`?:-]/.test(v) && !/^[-?:][^\s]/.test(v)) return UNSURE;
+    const text = v.replace(/(?:^|[ \t]+)#.*$/, '');
+    if (/:(?:[ \t]|$)/.test(text) || NUMBERISH.test(text)) return UNSURE;
+  }
+  return readScalar(v);
+}
+
+/**
+ * A note's `branch` as the full reader reads it: a string, else null (absent, null, another
+ * type, or a note that does not parse). The line reader answers the common case; when it
+ * is unsure the document is parsed (the fast reader, else js-yaml).
+ */
+export async function noteBranch(text: string): Promise<string | null> {
+  const value = topLevelValue(text, 'branch');
+  if (value !== UNSURE) return typeof value === 'string' ? value : null;
+  try {
+    // loaded only here: the post-commit path reads our own notes, which the line reader answers
+    const { parseDocument } = await import('./parse.js');
+    const doc = await parseDocument(text);
+    const branch = doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>).branch : undefined;
+    return typeof branch === 'string' ? branch : null;
+  } catch {
+    return null;
+  }
 }

@@ -12,7 +12,7 @@ import { resolveIdentities, type Identities } from './identity.js';
 import { binaryProblem, decodeTextUnsearched, hasBinary, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { fastDocument, parseDocument } from '../core/parse.js';
 import { checkStored, type Handoff } from '../core/schema.js';
-import { topLevelValue } from '../core/front-matter.js';
+import { noteBranch } from '../core/front-matter.js';
 import { ConcurrentWriters, LockHeld, UnknownVersion } from '../errors.js';
 import { causalLatest } from './causal-latest.js';
 import { readBranchIndex, writeBranchIndex, type BranchIndex } from './branch-index.js';
@@ -173,8 +173,7 @@ export class HandoffStore {
       if (b === undefined) {
         const note = await findNote(this.repo.objects, v.commit.tree, v.target);
         const blob = note && (await this.repo.objects.read(note.blob));
-        const value = blob && topLevelValue(blob.data.toString('utf8'), 'branch');
-        b = typeof value === 'string' ? value : null;
+        b = blob ? await noteBranch(blob.data.toString('utf8')) : null;
       }
       if (b === branch) return v;
     }

@@ -10,6 +10,7 @@ import { withRepo } from '../repository.js';
 import { HandoffStore } from '../../git/handoff-store.js';
 import { findNote, setNote } from '../../git/notes-tree.js';
 import { newestNote, parseRewriteList, type NoteText } from '../../core/rewrite.js';
+import { noteBranch } from '../../core/front-matter.js';
 import { healMergedNotes } from '../heal.js';
 import { healedLine } from './post-merge.js';
 import type { HookContext } from './types.js';
@@ -38,10 +39,10 @@ export async function run(ctx: HookContext): Promise<number> {
       if (!want) continue;
       const have = await read(target);
       if (have?.blob === want.blob) continue;
-      const branch = branchForTrailer(/^branch:[ \t]*"?([^"\n]*?)"?[ \t]*$/m.exec(want.text)?.[1]);
+      const branch = branchForTrailer(await noteBranch(want.text));
       await store.commit('version', (tree) => setNote(repo.objects, tree, target, want.blob), {
         subject: `handoff ${target.slice(0, 7)}: carried over from ${olds.map((o) => o.slice(0, 7)).join(', ')} (${ctx.args[0] ?? 'rewrite'})`,
-        trailers: { 'Handoff-Target': target, ...(branch && branch !== 'null' ? { 'Handoff-Branch': branch } : {}) },
+        trailers: { 'Handoff-Target': target, ...(branch ? { 'Handoff-Branch': branch } : {}) },
       });
     }
     // `git pull --rebase` over a squash or rebase merge done on the forge: the
