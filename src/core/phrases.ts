@@ -181,7 +181,7 @@ const TECHNICAL_NOUNS = new Set(
 /** "we're done with X", «заканчиваем с X»: the phrase closes X, not the session. */
 const OBJECT_MARKERS = new Set(['with', 'с', 'со']);
 const CJK_NEGATIONS = ['不要', '不', '别', '没', '先别'];
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * The classifier's folding of text before it is cut into words: NFKC, lower case, ё as е,

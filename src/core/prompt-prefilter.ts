@@ -17,11 +17,23 @@
  *   combining marks a needle's letters decompose into) is `flagged`: a prompt holding one
  *   goes to Node, and so does one holding a JSON `\u` escape.
  */
-import { DEFAULT_PHRASES, foldText, normalizeText, type PhraseLists } from './phrases.js';
+import { CJK, DEFAULT_PHRASES, foldText, normalizeText, type PhraseLists } from './phrases.js';
+
+/** What a prompt must hold for one phrase to be in it. */
+export interface PhraseTest {
+  /** substrings that must all be present (most selective first) */
+  needles: string[];
+  /**
+   * the phrase's words, each cut at its joiners, when they must also stand in this order
+   * with nothing but separators between them (not for CJK, which the classifier matches
+   * inside a run of text)
+   */
+  words?: string[][];
+}
 
 export interface PromptPrefilter {
-  /** one entry per phrase that can end a session or be ambiguous: the needles that must all be present (most selective first) */
-  groups: string[][];
+  /** one entry per phrase that can end a session or be ambiguous */
+  groups: PhraseTest[];
   /** characters the shell folds itself (beside ASCII capitals): [from, to] */
   folds: [string, string][];
   /** characters that send a prompt to Node */
@@ -41,23 +53,22 @@ export function promptPrefilter(lists: PhraseLists = DEFAULT_PHRASES): PromptPre
 }
 
 function derive(lists: PhraseLists): PromptPrefilter {
-  const groups: string[][] = [];
+  const groups: PhraseTest[] = [];
   for (const phrase of [...lists.session_end, ...lists.ambiguous]) {
-    const parts = normalizeText(phrase)
-      .trim()
-      .split(/[ '-]+/)
-      .filter((p) => p.length > 0);
+    const norm = normalizeText(phrase).trim();
+    const words = norm.split(' ').map((w) => w.split(/['-]+/).filter(Boolean));
+    const parts = words.flat();
     if (!parts.length) continue; // normalizes to nothing: the classifier never matches it
     // a one-letter part is kept only when it is all there is
     const strong = parts.filter((p) => [...p].length > 1);
-    groups.push([...new Set(strong.length ? strong : parts)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)));
+    const needles = [...new Set(strong.length ? strong : parts)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+    // CJK phrases match inside a run of text (the classifier pads nothing): no word order to test
+    groups.push(CJK.test(norm) ? { needles } : { needles, words });
   }
-  // a group that holds another one's needles adds nothing
-  const key = (g: string[]) => g.join(' ');
-  const unique = [...new Map(groups.map((g) => [key(g), g])).values()];
-  const kept = unique.filter((g) => !unique.some((h) => h !== g && h.length < g.length && h.every((n) => g.includes(n))));
+  const key = (g: PhraseTest) => JSON.stringify(g);
+  const kept = [...new Map(groups.map((g) => [key(g), g])).values()];
 
-  const alphabet = new Set(kept.flatMap((g) => g.flatMap((n) => [...n])));
+  const alphabet = new Set(kept.flatMap((g) => g.needles.flatMap((n) => [...n])));
   const makesNeedle = (s: string) => [...s].some((c) => alphabet.has(c));
   for (let cp = 0; cp < 0x80; cp++) {
     const c = String.fromCodePoint(cp);
@@ -131,7 +142,7 @@ export function prefilterAwk(p: PromptPrefilter = promptPrefilter()): string {
   }
   lines.push('  return 0');
   lines.push('}');
-  lines.push('function handoff_may_end(p) {');
+  lines.push('function handoff_may_end(p,   q, i, j, rest) {');
   lines.push('  if (index(p, "\\\\u") || handoff_flagged(p)) return 1');
   lines.push('  p = tolower(p)');
   const foldsByLead = new Map<string, [string, string][]>();
@@ -144,7 +155,28 @@ export function prefilterAwk(p: PromptPrefilter = promptPrefilter()): string {
     for (const [from, to] of list) lines.push(`    if (index(p, ${raw(from)})) gsub(${raw(from)}, ${raw(to)}, p)`);
     lines.push('  }');
   }
-  for (const g of p.groups) lines.push(`  if (${g.map((n) => `index(p, ${awkString(n)})`).join(' && ')}) return 1`);
+  // For the word order, the prompt as the classifier reads it: JSON escapes as the
+  // characters they stand for (\\ first, so \\n stays a backslash and an n), and the code
+  // spans dropped as normalizeText drops them (a fence up to the next fence or the end, then
+  // `...` within a line). Between words and at a joiner, any run of bytes that are not ASCII
+  // letters, digits or _ (a separator, a joiner, a stripped ' or -, or a letter of another
+  // script); before and after the phrase, one of them or the end.
+  lines.push('  q = p; gsub(/\\\\\\\\/, "\\001", q); gsub(/\\\\n/, "\\n", q); gsub(/\\\\[rtbf"\\/]/, " ", q); gsub(/\\001/, " ", q)');
+  lines.push('  while ((i = index(q, "```")) > 0) {');
+  lines.push('    rest = substr(q, i + 3); j = index(rest, "```")');
+  lines.push('    q = substr(q, 1, i - 1) " " (j ? substr(rest, j + 3) : "")');
+  lines.push('  }');
+  lines.push('  gsub(/`[^`\\n]*`/, " ", q)');
+  const NOT_WORD = '[^a-z0-9_]';
+  for (const g of p.groups) {
+    const present = g.needles.map((n) => `index(p, ${awkString(n)})`).join(' && ');
+    if (!g.words) {
+      lines.push(`  if (${present}) return 1`);
+      continue;
+    }
+    const re = `(^|${NOT_WORD})${g.words.map((w) => w.join(`${NOT_WORD}+`)).join(`${NOT_WORD}+`)}(${NOT_WORD}|$)`;
+    lines.push(`  if (${present} && q ~ ${awkString(re)}) return 1`);
+  }
   lines.push('  return 0');
   lines.push('}');
   return lines.join('\n');

@@ -56,6 +56,14 @@ function forms(p: string): string[] {
     p.replace(/ /g, '\n'),
     p.replace(/ /g, '\u00a0'),
     p.replace(/ /g, ' — '),
+    p.replace(/ /g, ' -'),
+    p.replace(/ /g, "' "),
+    p.replace(/ /g, '\\'),
+    p.replace(' ', ' `code` '),
+    p.replace(' ', '``'),
+    p.replace(' ', ' ```\nconst x = 1;\n``` '),
+    `\`a ${p}`,
+    `\`\`\`\n${p}\n\`\`\` and ${p.split(' ')[0]}`,
     p.replace(/'/g, '’'),
     p.replace(/'/g, 'ʼ'),
     p.replace(/е/g, 'ё'),
@@ -100,7 +108,9 @@ describe('the prompt prefilter of git-handoff-hook', () => {
       fc.string({ unit: 'binary', maxLength: 60 }),
       fc.string({ unit: 'grapheme', maxLength: 40 }),
       fc.tuple(noise, phrase, noise).map(([a, p, b]) => `${a}${p}${b}`),
-      fc.tuple(noise, phrase, fc.constantFrom(' ', '', '\n', '_', '-', "'", '`', '  '), phrase, noise).map(([a, p, s, q, b]) => `${a}${p}${s}${q}${b}`),
+      fc
+        .tuple(noise, phrase, fc.constantFrom(' ', '', '\n', '_', '-', "'", '`', '  ', ' `x` ', '```\ny\n```', '` ', ' \\ '), phrase, noise)
+        .map(([a, p, s, q, b]) => `${a}${p}${s}${q}${b}`),
       fc
         .tuple(phrase, fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }))
         .map(([p, up]) => [...p].map((c, i) => (up[i % up.length] ? c.toUpperCase() : c)).join('')),
@@ -119,6 +129,9 @@ describe('the prompt prefilter of git-handoff-hook', () => {
       '请修复解析器里失败的测试，然后运行全部测试。',
       '把 CSV 读取器重构一下，保持公共接口不变。',
       'what does `parse_line()` return for an empty row?',
+      // the words of a phrase, not in its order: "done", "session ... end"
+      'when the tests are done, commit; the session ends when I say so',
+      'the `end session` button does nothing: fix it',
     ];
     expect(verdicts(shipped, ordinary)).toEqual(ordinary.map(() => 'ordinary - /'));
   });
