@@ -9,9 +9,9 @@
  * mcp` from the file init registered it in), that nothing on stderr complains about our
  * settings, and that `uninstall` leaves the files byte for byte as they were. A CLI that is not installed skips, named.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TestRepo, tempDir } from '../helpers/repo.js';
 import { cliPath, handoff } from '../helpers/cli.js';
@@ -35,7 +35,79 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await model?.close();
+  const table = hookFigures();
+  if (table.length) console.log(`agent hook calls, per call (ms, medians, wall time inside a timing wrapper):\n${table.join('\n')}`);
+  if (process.env.HANDOFF_AGENT_CLI_TIMES) writeFileSync(process.env.HANDOFF_AGENT_CLI_TIMES, `${table.join('\n')}\n`);
 });
+
+/**
+ * Each call of our hook command the program made, timed: a wrapper of `git-handoff-hook`
+ * and one of `git-handoff` first on PATH log `<command>|<arguments>|<ms>`. A hook call that
+ * went to Node is the one the `git-handoff hook ...` line just before it belongs to.
+ */
+const timingLogs: { agent: string; log: string }[] = [];
+function timingPath(agent: string): string {
+  const dir = tempDir('handoff-hook-timing-');
+  const log = join(dir, 'calls.log');
+  for (const name of ['git-handoff-hook', 'git-handoff']) {
+    const real = join(inject('binDir'), name);
+    writeFileSync(
+      join(dir, name),
+      `#!/bin/sh\nt0=$(date +%s%N)\n'${real}' "$@"\nrc=$?\nt1=$(date +%s%N)\nprintf '%s|%s|%s\\n' '${name}' "$*" $(( (t1 - t0) / 1000000 )) >>'${log}'\nexit $rc\n`,
+    );
+    chmodSync(join(dir, name), 0o755);
+  }
+  timingLogs.push({ agent, log });
+  return dir;
+}
+
+interface HookCall {
+  event: string;
+  ms: number;
+  node: boolean;
+}
+function hookCalls(log: string): HookCall[] {
+  if (!existsSync(log)) return [];
+  const lines = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('|'));
+  const out: HookCall[] = [];
+  lines.forEach(([cmd, args, ms], i) => {
+    if (cmd !== 'git-handoff-hook') return;
+    const event = args.split(' ')[0];
+    const before = lines[i - 1];
+    out.push({ event, ms: Number(ms), node: Boolean(before && before[0] === 'git-handoff' && before[1].startsWith(`hook ${event} `)) });
+  });
+  return out;
+}
+const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+function hookFigures(): string[] {
+  const rows: string[] = [];
+  for (const { agent, log } of timingLogs) {
+    const calls = hookCalls(log);
+    const events = [...new Set(calls.map((c) => c.event))];
+    const part = (cs: HookCall[], where: string) => (cs.length ? `${where} ${medianOf(cs.map((c) => c.ms))} (${cs.length})` : '');
+    for (const e of events) {
+      const cs = calls.filter((c) => c.event === e);
+      rows.push(
+        `  ${agent} ${e}: ${[
+          part(
+            cs.filter((c) => !c.node),
+            'shell',
+          ),
+          part(
+            cs.filter((c) => c.node),
+            'node',
+          ),
+        ]
+          .filter(Boolean)
+          .join(', ')}`,
+      );
+    }
+  }
+  return rows;
+}
 
 interface Run {
   code: number | null;
@@ -94,9 +166,10 @@ function project(agent: string, opts: { due?: boolean } = {}) {
   const init = handoff(repo, ['init', '--agent', agent]);
   expect(init.code, init.stderr).toBe(0);
   const home = tempDir('handoff-agent-home-');
+  const timing = timingPath(agent);
   const env: NodeJS.ProcessEnv = {
     ...repo.tick(),
-    PATH: `${cliPath()}`,
+    PATH: `${timing}:${cliPath()}`,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local/share'),
@@ -109,7 +182,7 @@ function project(agent: string, opts: { due?: boolean } = {}) {
   // `npm test` / `npx vitest` hand their npm_* settings down (the project's package.json among
   // them): a CLI that runs npm itself (OpenCode does) must not see them
   for (const k of Object.keys(env)) if (/^npm_/i.test(k)) delete env[k];
-  return { repo, home, env, before };
+  return { repo, home, env, before, calls: () => hookCalls(join(timing, 'calls.log')) };
 }
 
 /**
@@ -157,7 +230,7 @@ function expectExactUninstall(repo: TestRepo, before: Record<string, string>, pr
 const claudeBin = bin('claude');
 describe.skipIf(!has(claudeBin))(`Claude Code (real CLI${has(claudeBin) ? '' : ': not installed in .agent-clis, run node scripts/agent-clis.mjs'})`, () => {
   it('bookmark at session start, the write instruction after a session-end phrase only, the stop blocked once, nothing on stderr about our settings, exact uninstall', async () => {
-    const { repo, home, env, before } = project('claude');
+    const { repo, home, env, before, calls } = project('claude');
     // the approval Claude Code asks for once for a project's .mcp.json servers
     writeFileSync(
       join(home, '.claude.json'),
@@ -187,6 +260,13 @@ describe.skipIf(!has(claudeBin))(`Claude Code (real CLI${has(claudeBin) ? '' : '
     // the model wrote nothing: the stop is blocked once, and its reason reaches the model
     expectBlockedOnce(sent);
     expect(complaints(b.stderr)).toEqual([]);
+    // the ordinary turn's prompt and stop were answered in the shell, the session end's prompt by Node
+    expect(
+      calls()
+        .filter((c) => !c.node)
+        .map((c) => c.event),
+    ).toEqual(expect.arrayContaining(['user-prompt-submit', 'stop']));
+    expect(calls().filter((c) => c.node && c.event === 'user-prompt-submit')).toHaveLength(1);
     // Claude Code records the approval of the project's MCP server in its personal settings file
     expectExactUninstall(repo, before, { '.claude/settings.local.json': { enabledMcpjsonServers: ['git-handoff'] } });
   });
@@ -196,7 +276,7 @@ const geminiBin = bin('gemini');
 describe.skipIf(!has(geminiBin))(`Gemini CLI (real CLI${has(geminiBin) ? '' : ': not installed in .agent-clis'})`, () => {
   it('bookmark at session start, the write instruction after a session-end phrase only, the AfterAgent deny once, no PreCompress reminder on an ordinary turn, exact uninstall', async () => {
     // a handoff is due, which made every turn print the PreCompress reminder
-    const { repo, home, env, before } = project('gemini', { due: true });
+    const { repo, home, env, before, calls } = project('gemini', { due: true });
     mkdirSync(join(home, '.gemini'), { recursive: true });
     writeFileSync(
       join(home, '.gemini/settings.json'),
@@ -222,6 +302,11 @@ describe.skipIf(!has(geminiBin))(`Gemini CLI (real CLI${has(geminiBin) ? '' : ':
     expectBlockedOnce(sent);
     expect(b.stdout + b.stderr).not.toContain('before the context is compacted');
     expect(complaints(b.stderr)).toEqual([]);
+    expect(
+      calls()
+        .filter((c) => !c.node)
+        .map((c) => c.event),
+    ).toEqual(expect.arrayContaining(['user-prompt-submit', 'stop']));
     expectExactUninstall(repo, before);
   });
 });
