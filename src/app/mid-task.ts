@@ -6,7 +6,9 @@
  */
 import { isAbsolute } from 'node:path';
 import type { Repo } from '../git/repo.js';
-import { activeTask, type MidTask } from '../core/mid-task.js';
+import { activeTaskAt, labelForeignTask, type MidTask } from '../core/mid-task.js';
+import { lineAuthor } from '../git/blame.js';
+import { resolveIdentities } from '../git/identity.js';
 import { readRegularFile, readWorkTreeFile } from '../state/bounded-file.js';
 
 export const DEFAULT_STATUS_FILE = '.tasks/STATUS.md';
@@ -30,5 +32,14 @@ export async function readTaskBoard(repo: Repo): Promise<BoardRead> {
   } catch {
     bytes = null;
   }
-  return bytes === null ? { exists: false, task: null } : { exists: true, task: activeTask(bytes.toString('utf8')) };
+  if (bytes === null) return { exists: false, task: null };
+  const found = activeTaskAt(bytes.toString('utf8'));
+  if (!found) return { exists: true, task: null };
+  // A line of a tracked board that someone else committed is their words: labelled so.
+  if (isAbsolute(rel)) return { exists: true, task: found.task };
+  const author = await lineAuthor(repo, rel, found.line);
+  if (!author) return { exists: true, task: found.task };
+  const me = (await resolveIdentities(repo)).author;
+  const mine = author.email.toLowerCase() === me.email.toLowerCase();
+  return { exists: true, task: mine ? found.task : labelForeignTask(found.task, rel, author) };
 }

@@ -29,6 +29,11 @@ function unwrap(s: string): string {
 }
 
 export function activeTask(markdown: string): MidTask | null {
+  return activeTaskAt(markdown)?.task ?? null;
+}
+
+/** The active task and the line (1-based) that marks it: whose line it is can then be asked of git. */
+export function activeTaskAt(markdown: string): { task: MidTask; line: number } | null {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
@@ -52,7 +57,7 @@ export function activeTask(markdown: string): MidTask | null {
         break;
       }
     }
-    return found;
+    return { task: found, line: i + 1 };
   }
   return null;
 }
@@ -93,4 +98,14 @@ function fromLine(line: string): MidTask | null {
   slug = unwrap(slug).replace(/[:,;.]+$/, '');
   where = unwrap(where.replace(/^[\s:：—–-]+/, ''));
   return slug ? { slug, where_stopped: where } : null;
+}
+
+/**
+ * A task captured from a line someone else committed is labelled in `where_stopped` with its
+ * file and author: it reaches the next session as that person's words, not the user's.
+ */
+export function labelForeignTask(task: MidTask, file: string, author: { name: string; email: string; commit: string }): MidTask {
+  const by = `${author.name} <${author.email}>`;
+  const label = `[from ${file}, a line committed by ${by} in ${author.commit.slice(0, 7)}, not by the current user]`;
+  return { ...task, where_stopped: task.where_stopped ? `${task.where_stopped} ${label}` : label };
 }

@@ -25,6 +25,28 @@ describe('write fills mid_task from .tasks/STATUS.md', () => {
     expect(r.json.handoff.mid_task.slug).toBe('parser-quoting');
   });
 
+  it("a board line someone else committed is labelled with its file and author; the user's own lines are not (issue 23 point 3)", () => {
+    const repo = repoWith(BOARD);
+    repo.git('add', '.tasks/STATUS.md');
+    const mallory = { GIT_AUTHOR_NAME: 'Mallory', GIT_AUTHOR_EMAIL: 'm@example.com' };
+    expect(repo.gitRaw(['commit', '-q', '-m', 'board'], { env: mallory }).status).toBe(0);
+    const theirs = repo.head();
+    let r = handoff(repo, ['write', '--json', '--summary', 'quoting half done']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.handoff.mid_task).toEqual({
+      slug: 'parser-quoting',
+      where_stopped: `stopped at the escape table [from .tasks/STATUS.md, a line committed by Mallory <m@example.com> in ${theirs.slice(0, 7)}, not by the current user]`,
+    });
+    // The user's own edit, not committed yet: theirs to state, no label.
+    repo.write('.tasks/STATUS.md', BOARD.replace('stopped at the escape table', 'stopped at the octal escapes'));
+    r = handoff(repo, ['write', '--json', '--summary', 'further']);
+    expect(r.json.handoff.mid_task).toEqual({ slug: 'parser-quoting', where_stopped: 'stopped at the octal escapes' });
+    // ... and once the user commits it.
+    repo.commit('board: mine', { '.tasks/STATUS.md': BOARD.replace('stopped at the escape table', 'stopped at the hex escapes') });
+    r = handoff(repo, ['write', '--json', '--summary', 'further still']);
+    expect(r.json.handoff.mid_task).toEqual({ slug: 'parser-quoting', where_stopped: 'stopped at the hex escapes' });
+  });
+
   it('never over what the input sets (null included)', () => {
     const repo = repoWith(BOARD);
     let r = handoff(repo, ['write', '--json'], { input: 'summary: s\nmid_task:\n  slug: my-own\n  where_stopped: here\n' });
