@@ -92,7 +92,9 @@ export async function refuseOutgoingSecrets(
   const readFrom = new Map<string, string>();
   const scanned = new Set<string>();
   // What the commits of the push change, asked of git while the versions are read.
-  const introduced = introducedBlobs(repo, key ? range.filter((id) => !known(id)) : await rangeCommits(repo, tip, [remoteTip]));
+  const asked = key ? range.filter((id) => !known(id)) : await rangeCommits(repo, tip, [remoteTip]);
+  const names: { commit: string; path: string }[] = [];
+  const introduced = introducedBlobs(repo, asked, names);
   introduced.catch(() => {}); // awaited below
   let complete = false;
   try {
@@ -125,6 +127,9 @@ export async function refuseOutgoingSecrets(
     // Then every blob the push sends that the reading above did not scan (../git/pushed-blobs.ts):
     // a note that is no text, another note a commit's tree changes, a notes merge's.
     await refuseUnscannedBlobs(repo, store, await introduced, scanned, allow);
+    // And what a push sends beside the blobs: each commit's message (subject, body, trailers)
+    // and the names of the bookkeeping entries its tree adds.
+    await refuseSecretMessagesAndNames(repo, asked, names, allow);
     complete = true;
   } finally {
     if (check && key) {
@@ -167,6 +172,41 @@ async function refuseUnscannedBlobs(repo: Repo, store: HandoffStore, introduced:
     : `notes commit ${short} (at ${at.path}) was not pushed; it is no version purge removes: take it out of ${NOTES_REF} with git update-ref`;
   const d = describeSecrets(hits, inputLines(text, hits), 'note', outcome);
   throw new SecretDetected(d.message, { ...d.data, version: at.commit, target: version?.target ?? null, path: at.path });
+}
+
+/** Throws SecretDetected when a commit message of `ids`, or a tree entry name of `names`, holds a secret. */
+async function refuseSecretMessagesAndNames(repo: Repo, ids: string[], names: { commit: string; path: string }[], allow: RegExp[]): Promise<void> {
+  for (const n of names) {
+    const hits = scanText(n.path, allow).map((h) => ({ ...h, field: '(tree entry name)' }));
+    if (!hits.length) continue;
+    const short = n.commit.slice(0, 12);
+    const d = describeSecrets(
+      hits,
+      inputLines(n.path, hits),
+      'note',
+      `notes commit ${short} was not pushed: a name in its tree holds a secret; take it out of ${NOTES_REF}`,
+    );
+    throw new SecretDetected(d.message, { ...d.data, version: n.commit, path: n.path });
+  }
+  let found: { id: string; text: string; hits: FieldSecret[] } | null = null;
+  await readBlobs(repo, ids, (id, data) => {
+    if (found) return;
+    const raw = data.toString('utf8');
+    const at = raw.indexOf('\n\n');
+    const text = at < 0 ? '' : raw.slice(at + 2);
+    const hits = scanText(text, allow).map((h) => ({ ...h, field: '(commit message)' }));
+    if (hits.length) found = { id, text, hits };
+  });
+  if (!found) return;
+  const { id, text, hits } = found as { id: string; text: string; hits: FieldSecret[] };
+  const short = id.slice(0, 12);
+  const d = describeSecrets(
+    hits,
+    inputLines(text, hits),
+    'note',
+    `notes commit ${short} was not pushed: its message holds a secret; remove it with: git handoff purge ${short}`,
+  );
+  throw new SecretDetected(d.message, { ...d.data, version: id });
 }
 
 /**

@@ -34,8 +34,12 @@ export function isNotePath(path: string): boolean {
   return /^(?:[0-9a-f]{2}\/)*[0-9a-f]+$/.test(path) && OID.test(path.replaceAll('/', ''));
 }
 
-/** The note blobs (at a path isNotePath accepts) the commits `ids` introduce, each blob once (at the first commit and path it was met). */
-export async function introducedBlobs(repo: Repo, ids: string[]): Promise<IntroducedBlob[]> {
+/**
+ * The note blobs (at a path isNotePath accepts) the commits `ids` introduce, each blob once (at
+ * the first commit and path it was met). `names`, when given, collects every other path they
+ * introduce (bookkeeping entries): a tree entry's name is pushed too.
+ */
+export async function introducedBlobs(repo: Repo, ids: string[], names?: { commit: string; path: string }[]): Promise<IntroducedBlob[]> {
   if (!ids.length) return [];
   const r = await repo.runGit(['--no-replace-objects', 'diff-tree', '--stdin', '-r', '-z', '-c', '--root', '--no-renames', '--no-ext-diff', '--raw'], {
     readOnly: true,
@@ -59,6 +63,7 @@ export async function introducedBlobs(repo: Repo, ids: string[]): Promise<Introd
     const mode = head[parents];
     const blob = head[2 * parents + 1];
     // A submodule entry is a commit id, never sent; a deleted path has no blob.
+    if (names && path && !isNotePath(path) && !(blob && ZERO.test(blob))) names.push({ commit, path });
     if (mode === '160000' || !blob || ZERO.test(blob) || found.has(blob) || !isNotePath(path)) continue;
     found.set(blob, { commit, path, blob });
   }
