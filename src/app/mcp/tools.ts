@@ -4,6 +4,7 @@
  * the handoff schema, their failures returned as tool errors with our stable codes. No SDK
  * here: the server (server.ts) only routes requests to `callTool` / `readResource`.
  */
+import { provenanceJson } from '../../core/provenance.js';
 import type { Repo } from '../../git/repo.js';
 import { withRepo } from '../repository.js';
 import { showHandoff, type ShowResult } from '../show.js';
@@ -138,14 +139,14 @@ export const TOOLS: ToolDef[] = [
     name: 'handoff_log',
     title: 'List handoff versions',
     description:
-      'Handoff versions, newest first: id, date, validity, session, status, summary. By default the current branch (every version when it has none).',
+      'Handoff versions, newest first: id, date, validity, session, status, summary, and whose words each holds (author, origin, signature; own: written by the current user). By default the current branch (every version when it has none).',
     inputSchema: obj({ limit: n('at most this many versions (default 20)'), ...SELECTION }),
     readOnly: true,
     async run(repo, a) {
       const limit = typeof a.limit === 'number' ? a.limit : 20;
       const entries = await logVersions(repo, { branch: str(a.branch), all: a.all === true, checkBranch: false, bulk: false });
       const rows = [];
-      for await (const { version: v, date } of entries) {
+      for await (const { version: v, date, provenance, own } of entries) {
         if (rows.length >= limit) break;
         rows.push({
           version: v.id,
@@ -156,10 +157,16 @@ export const TOOLS: ToolDef[] = [
           session_id: v.handoff.session_id ?? null,
           status: v.handoff.status ?? null,
           summary: v.handoff.summary ?? null,
+          ...provenanceJson(provenance),
+          own,
         });
       }
+      // A version someone else wrote says so beside its summary: the agent reads it as their words.
       const text = rows
-        .map((r) => `${r.version.slice(0, 12)} ${r.date} ${r.valid ? `${r.status ?? '-'} ${(r.summary ?? '').split('\n')[0]}` : '(invalid note)'}`)
+        .map(
+          (r) =>
+            `${r.version.slice(0, 12)} ${r.date} ${r.valid ? `${r.status ?? '-'} ${(r.summary ?? '').split('\n')[0]}` : '(invalid note)'}${r.own ? '' : ` (not the current user's: ${r.author.name} <${r.author.email}>, ${r.origin ?? 'origin unknown'}, ${r.signature})`}`,
+        )
         .join('\n');
       return { data: { ok: true, versions: rows }, text: text || 'no versions' };
     },
