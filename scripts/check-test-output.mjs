@@ -16,7 +16,6 @@ const lines = readFileSync(file, 'utf8').split('\n');
 const bad = [];
 lines.forEach((line, i) => {
   if (/^(error|fatal):/.test(line)) bad.push(`${file}:${i + 1}: looks like an error: ${line}`);
-  // eslint-disable-next-line no-control-regex
   else if (/\u001b/.test(line)) bad.push(`${file}:${i + 1}: an escape sequence: ${JSON.stringify(line.slice(0, 120))}`);
 });
 for (const b of bad.slice(0, 20)) console.error(b);

@@ -8,7 +8,7 @@ import type { Repo } from './repo.js';
 
 /** The time `text` names, in epoch seconds, as git reads it; null when git cannot read it as a date. */
 export async function gitDate(repo: Repo, text: string): Promise<number | null> {
-  const key = 'handoff.searchsince';
+  const key = 'githandoff.since'; // a throwaway name for -c, not a setting of ours
   const r = await repo.runGit(['-c', `${key}=${text}`, 'config', '--type=expiry-date', key], { readOnly: true });
   const out = r.stdout.toString('utf8').trim();
   if (r.code !== 0 || !/^\d+$/.test(out)) return null;
