@@ -43,8 +43,10 @@ describe('beside git gc, repack and prune-packed', () => {
 
     const failures: string[] = [];
     let written = 0;
+    let attempted = 0;
     try {
       for (let i = 0; i < WRITES && Date.now() - started < BUDGET_MS; i++) {
+        attempted++;
         const w = await handoffAsync(repo, ['write', '--summary', `version ${i} of the parser work`, '--json']);
         if (w.code !== 0 || /corrupt/i.test(w.stderr)) failures.push(`write ${i}: exit ${w.code} ${w.stderr.trim()}`);
         else written++;
@@ -60,12 +62,14 @@ describe('beside git gc, repack and prune-packed', () => {
     }
     expect(failures).toEqual([]);
     expect(gcFailures).toEqual([]);
-    expect(written).toBe(WRITES);
+    // every write attempted went through (on a loaded machine the time budget may end the loop early)
+    expect(written).toBe(attempted);
+    expect(written).toBeGreaterThanOrEqual(10);
     expect(gcRounds).toBeGreaterThan(3);
     const log = await handoffAsync(repo, ['log', '--json']);
     expect(log.code, log.stderr).toBe(0);
     const summaries = new Set(JSON.stringify(log.json).match(/version \d+ of the parser work/g));
-    expect(summaries.size).toBe(WRITES);
+    expect(summaries.size).toBe(written);
     repo.fsck();
   });
 });
