@@ -8,7 +8,8 @@
  */
 import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { envBool, readRepoFormat } from './config-file.js';
+import { envBool } from './config-file.js';
+import { readRepoFormat } from './repo-format.js';
 import { allowedBare, ownershipVerdict } from './safe-directory.js';
 
 export interface Discovered {

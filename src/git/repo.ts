@@ -7,7 +7,9 @@ import { git, runGit, pipeGit, startGit, firstLine, type GitRunOptions } from '.
 import { start } from '../process/run.js';
 import { GitObjectStore } from './object-store.js';
 import { discoverInProcess, type Refusal } from './discover.js';
-import { canonicalKey, readConfigInProcess, readRepoFormat } from './config-file.js';
+import { readConfigInProcess } from './config-file.js';
+import { canonicalKey } from './config-text.js';
+import { readRepoFormat } from './repo-format.js';
 import { shellQuotePretty } from './safe-directory.js';
 import { NotARepository, UnsupportedRepository, UntrustedRepository, GitFailed, InvariantBroken, FileSystemRefused } from '../errors.js';
 import { describeGitFsFailure } from './fs-failure.js';

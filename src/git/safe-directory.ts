@@ -7,7 +7,8 @@
  * is git's, or `undefined`: the caller then asks git itself.
  */
 import { lstatSync } from 'node:fs';
-import { envBool, gitPrefix, readProtectedConfig, type ConfigEntry } from './config-file.js';
+import { envBool, gitPrefix, readProtectedConfig } from './config-file.js';
+import type { ConfigEntry } from './config-text.js';
 
 /** git-compat-util.h is_path_owned_by_current_uid: lstat, and root acting for SUDO_UID. */
 export function ownedByCurrentUser(path: string): boolean {

@@ -8,7 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
 import { discoverInProcess, type Discovered } from '../../src/git/discover.js';
-import { parseConfigText, readConfigInProcess } from '../../src/git/config-file.js';
+import { readConfigInProcess } from '../../src/git/config-file.js';
+import { parseConfigText } from '../../src/git/config-text.js';
 import { InProcessObjects } from '../../src/git/packs.js';
 
 function withEnv<T>(env: NodeJS.ProcessEnv, fn: () => T): T {
