@@ -19,7 +19,8 @@
 import type { Repo } from '../git/repo.js';
 import type { HandoffStore } from '../git/handoff-store.js';
 import { uniqueCommits } from '../git/notes-history.js';
-import { compileAllow, scanFields, scanText, type FieldSecret } from '../core/secrets.js';
+import { scanText } from '../core/secrets.js';
+import { compileAllow, scanFields, type FieldSecret } from '../core/secret-fields.js';
 import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { SecretDetected } from '../errors.js';
 import { canStream, streamVersions, type StreamedVersion } from '../git/version-stream.js';

@@ -28,7 +28,7 @@ import {
   UnsafePath,
 } from '../errors.js';
 import { requireWorkTree } from './repository.js';
-import { compileAllow, scanFields } from '../core/secrets.js';
+import { compileAllow, scanFields } from '../core/secret-fields.js';
 import { describeSecrets } from '../core/secret-report.js';
 import { readWorkTreeFile } from '../state/bounded-file.js';
 

@@ -13,7 +13,7 @@ import { normalizeInput, withDefaults, userContent, type Handoff } from '../core
 import { toCanonicalYaml } from '../core/canonical.js';
 import { parseDocument, ParseError } from '../core/parse.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
-import { scanFields, maskSecrets, compileAllow } from '../core/secrets.js';
+import { scanFields, maskSecrets, compileAllow } from '../core/secret-fields.js';
 import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { describeWriteChanges, type WriteChanges } from '../core/write-changes.js';
 import { findUnknownFields, unknownFieldMessage } from '../core/unknown-fields.js';

@@ -3,7 +3,7 @@
  * value masked, and the way out (`handoff.secrets.allow`, or `purge` for what is already
  * stored). Also finds the input line of a hit for YAML and JSON input alike. Pure.
  */
-import { mask, type FieldSecret } from './secrets.js';
+import { mask, type FieldSecret } from './secret-fields.js';
 
 /** How many hits a refusal lists one by one. */
 const LISTED = 10;

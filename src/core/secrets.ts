@@ -8,7 +8,8 @@
  * with a real-looking value, in any syntax) is `secret-assignments.ts` + `secret-values.ts`.
  */
 import { SECRET_RULES, type SecretRule } from './secret-rules.js';
-import { assignmentsIn, credentialName, nameWords, type Assignment } from './secret-assignments.js';
+import { assignmentsIn, nameWords } from './secret-assignments.js';
+import { assignmentContext, judgeAssignment } from './secret-judge.js';
 import { entropy, notASecret } from './secret-values.js';
 import { KeywordIndex } from './keyword-index.js';
 
@@ -36,7 +37,7 @@ interface Compiled {
   keep: number;
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The literal head of a pattern (`ghp_` of `ghp_[0-9a-zA-Z]{36}`): public, safe to show. */
 function literalHead(pattern: string): number {
@@ -390,83 +391,4 @@ function runAssignments(text: string, offset: number, names: ArrayLike<number>, 
         context: assignmentContext(text, a),
       });
   }
-}
-
-/** What an allow pattern is matched against besides the value: the name, the operator and the value. */
-function assignmentContext(line: string, a: Assignment): string {
-  return line.slice(Math.max(0, a.index - a.name.length - 8), a.index + a.value.length + 1);
-}
-
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-const THREE_SMALL = /[a-z]{3}/;
-const SMALL = /[a-z]/;
-
-/** Unquoted `Ed25519.BlindKeySignatures`, `settings.tokenValue`: a reference in code. */
-function isCodeLike(v: string): boolean {
-  const parts = v.split('.');
-  return parts.length > 1 && parts.every((p) => IDENTIFIER.test(p)) && parts.some((p) => THREE_SMALL.test(p));
-}
-
-/** `Key_Meshing = "id-Key-Meshing"`: a value spelling out the name is a label, not a credential. */
-function echoesName(nameWordList: string[], value: string): boolean {
-  const vw = nameWords(value).filter((w) => w.length >= 3 && SMALL.test(w));
-  const nw = new Set(nameWordList);
-  const shared = vw.filter((w) => nw.has(w)).length;
-  return shared >= 2 && shared * 2 >= vw.length;
-}
-
-/** The credential word when `a` assigns a real-looking value to a credential-named field. */
-function judgeAssignment(a: Assignment, nameWordList: string[]): string | null {
-  const { strength, word } = credentialName(a.name, nameWordList);
-  if (!strength) return null;
-  if (a.op === 'prose' && strength !== 'strong') return null;
-  if (a.op !== 'prose' && !a.quoted && isCodeLike(a.value)) return null;
-  if (echoesName(nameWordList, a.value)) return null;
-  return notASecret(a.value, a.op === 'prose' ? 'prose' : strength) ? null : word;
-}
-
-const MASK = '********';
-
-/**
- * Hides a secret: a public prefix may stay (`ghp_********`), nothing else of the value
- * shows, not even its length.
- */
-export function mask(value: string, keep = 0): string {
-  return `${value.slice(0, keep)}${MASK}`;
-}
-
-/** Replaces every secret in `text` by its mask (for tool-filled fields such as commit subjects). */
-export function maskSecrets(text: string, allow: RegExp[] = []): string {
-  const hits = scanText(text, allow);
-  let out = text;
-  for (const h of [...hits].reverse()) out = out.slice(0, h.index) + mask(h.value, h.keep) + out.slice(h.index + h.value.length);
-  return out;
-}
-
-/** Compiles `handoff.secrets.allow` values; an invalid pattern matches itself literally. */
-export function compileAllow(patterns: string[]): RegExp[] {
-  return patterns.map((p) => {
-    try {
-      return new RegExp(p);
-    } catch {
-      return new RegExp(escapeRe(p));
-    }
-  });
-}
-
-export interface FieldSecret extends SecretHit {
-  field: string;
-}
-
-/** Scans every string of a (user-given) handoff, naming the field of each hit. */
-export function scanFields(value: unknown, allow: RegExp[] = [], field = ''): FieldSecret[] {
-  if (typeof value === 'string') return scanText(value, allow).map((h) => ({ ...h, field: field || '(value)' }));
-  if (Array.isArray(value)) return value.flatMap((v, i) => scanFields(v, allow, `${field}[${i}]`));
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => [
-      ...scanText(k, allow).map((h) => ({ ...h, field: field ? `${field}.${k}` : k })),
-      ...scanFields(v, allow, field ? `${field}.${k}` : k),
-    ]);
-  }
-  return [];
 }

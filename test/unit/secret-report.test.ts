@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanFields } from '../../src/core/secrets.js';
+import { scanFields } from '../../src/core/secret-fields.js';
 import { describeSecrets, inputLines, jsonFieldLines } from '../../src/core/secret-report.js';
 import { FakeSecrets } from '../helpers/fake-secrets.js';
 

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KeywordIndex } from '../../src/core/keyword-index.js';
 import { nameWords, nameWordsByRules } from '../../src/core/secret-assignments.js';
-import { compileAllow, scanText, scanTextLineByLine } from '../../src/core/secrets.js';
+import { scanText, scanTextLineByLine } from '../../src/core/secrets.js';
+import { compileAllow } from '../../src/core/secret-fields.js';
 import { positives, prose } from '../helpers/secret-corpus.js';
 
 // The scanner's fast paths against their plain definitions, on varied input. The keyword pass

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileAllow, mask, maskSecrets, scanFields, scanText, SECRET_RULES } from '../../src/core/secrets.js';
+import { scanText, SECRET_RULES } from '../../src/core/secrets.js';
+import { compileAllow, mask, maskSecrets, scanFields } from '../../src/core/secret-fields.js';
 import { FakeSecrets } from '../helpers/fake-secrets.js';
 import { SAMPLES, sampler } from '../helpers/secret-samples.js';
 
