@@ -57,6 +57,14 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
   },
   {
+    // Files of 100-250 lines; one past 400 is asking to be split (STYLE.md). Data tables are
+    // exempt (the secret rules). handoff-store.ts is being rewritten into src/history/ and
+    // install/agents.ts is being changed for the agent hooks: split them once that lands.
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/secret-rules.ts', 'src/git/handoff-store.ts', 'src/app/install/agents.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
+  {
     files: ['src/**/*.ts'],
     ignores: ['src/process/run.ts', 'src/git/**'],
     rules: { 'no-restricted-syntax': ['error', lazyChildProcess, gitThroughRunner] },

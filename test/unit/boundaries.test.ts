@@ -105,6 +105,13 @@ describe('ESLint rules the import graph cannot see', () => {
     expect(await lint('src/app/boundary-fixture.ts', text.replace("'git'", "'tmux'"))).toEqual([]);
   });
 
+  it('refuses a source file over 400 lines, but not a data table', async () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const x${i} = ${i};`).join('\n') + '\n';
+    expect(await lint('src/app/boundary-fixture.ts', lines(401))).toEqual(['max-lines']);
+    expect(await lint('src/app/boundary-fixture.ts', lines(400))).toEqual([]);
+    expect(await lint('src/core/secret-rules.ts', lines(401))).toEqual([]);
+  });
+
   it('keeps process out of core/', async () => {
     expect(await lint('src/core/boundary-fixture.ts', 'export const home = () => process.env.HOME;\n')).toEqual(['no-restricted-globals']);
   });
