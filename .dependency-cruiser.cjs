@@ -50,7 +50,7 @@ module.exports = {
       comment: 'A command parses, calls one use case in app/, renders: it does not reach git, local state, processes or work-item providers itself.',
       severity: 'error',
       from: { path: '^src/commands/' },
-      to: { path: '^src/(git|providers|state|process|agents)/' },
+      to: { path: '^src/(git|history|providers|state|process|agents)/' },
     },
     {
       name: 'commands-use-core-only-to-render',
@@ -70,14 +70,21 @@ module.exports = {
       name: 'no-circular-layers',
       comment: 'Data flows one way: commands -> app -> (core, git, state, agents, providers); the lower layers never import app/.',
       severity: 'error',
-      from: { path: '^src/(core|git|state|process|agents|providers)/' },
+      from: { path: '^src/(core|git|history|state|process|agents|providers)/' },
       to: { path: '^src/app/' },
+    },
+    {
+      name: 'history-is-above-git',
+      comment: 'The one reader of versions (src/history/) is built on git/; git/ never asks it (docs/architecture.md).',
+      severity: 'error',
+      from: { path: '^src/git/' },
+      to: { path: '^src/history/' },
     },
     {
       name: 'only-the-shell-imports-cli',
       comment: 'cli/ is the process shell (descriptors, tty, parsing): use cases and below reach the outside through the ports app/ defines.',
       severity: 'error',
-      from: { path: '^src/(app|core|git|state|process|agents|providers)/' },
+      from: { path: '^src/(app|core|git|history|state|process|agents|providers)/' },
       to: { path: '^src/(cli/|cli\\.ts$|bin\\.ts$)' },
     },
     {

@@ -7,6 +7,7 @@
  */
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
+import { VersionReader } from '../history/reader.js';
 import { RelayStore } from '../state/relay-store.js';
 import { relayRequest } from './relay-request.js';
 import { parseRelayId, type Ack } from '../core/relay.js';
@@ -43,7 +44,7 @@ export async function ackRelay(repo: Repo, req: AckRequest): Promise<AckResult> 
   let stale: string | null = null;
   if (req.status === 'accepted') {
     const handoffs = new HandoffStore(repo);
-    const { version } = await handoffs.latest({ branch: record.branch });
+    const { version } = await new VersionReader(repo).latest({ branch: record.branch });
     if (version && version.id !== record.version && !(await relayRequest(handoffs, version, version.branch ?? null))?.chain.includes(record.version)) {
       stale = version.id;
       ack = { status: 'failed', reason: `stale prompt: version ${version.id.slice(0, 12)} is newer than ${record.version.slice(0, 12)}`, at };

@@ -163,7 +163,8 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
   // A session starts up once: a second startup of the same id (two agents' hooks run by
   // one program) gets no second bookmark. Resume, clear and compact do get it again.
   const again = own !== null && (input.source ?? 'startup') === 'startup' && own.bookmark_given === true;
-  saveSession(repo, { ...d.state, bookmark_given: true }, now);
+  const state: SessionState = { ...d.state, bookmark_given: true };
+  saveSession(repo, state, now);
   for (const s of finished) removeSession(repo.gitDir, s.session_id);
   const warnings: string[] = [];
   // The exported id lands in every handoff and receipt the session writes: scanned like them.
@@ -180,6 +181,8 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
 
   if (again) return warnings.length ? { warnings } : {};
   const r = await showHandoff(repo, {});
+  // What the session was given is what its whole-document writes continue (docs/format.md "Lineage").
+  if (r.version) saveSession(repo, { ...state, shown_version: r.version.id }, now);
   const context = sessionStartContext({
     bookmark: bookmarkText(r),
     notices: notices(r),

@@ -4,7 +4,7 @@
  * own so `git handoff sweep` loads the handoff store only when there is a handoff.
  */
 import type { Repo } from '../git/repo.js';
-import { HandoffStore } from '../git/handoff-store.js';
+import { VersionReader } from '../history/reader.js';
 
 export async function latestContinuationRefs(repo: Repo): Promise<string[]> {
   return (await latestCadence(repo)).refs;
@@ -20,7 +20,7 @@ export interface LatestCadence {
 
 export async function latestCadence(repo: Repo): Promise<LatestCadence> {
   try {
-    const { version } = await new HandoffStore(repo).latest({ branch: repo.headBranch() });
+    const { version } = await new VersionReader(repo).latest({ branch: repo.headBranch() });
     const strings = (v: unknown) => (Array.isArray(v) ? v.filter((r): r is string => typeof r === 'string') : []);
     const h = version?.handoff;
     const date = typeof h?.date === 'string' ? Date.parse(h.date) : NaN;

@@ -4,7 +4,8 @@
  * The CLI and the MCP tool both answer from here.
  */
 import type { Repo } from '../git/repo.js';
-import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
+import type { ReadVersion } from '../git/handoff-store.js';
+import { VersionReader } from '../history/reader.js';
 import { movedByRewrite } from '../core/rewrite.js';
 import type { Change } from '../core/version-diff.js';
 import { plainPainter, type Painter } from '../core/bookmark.js';
@@ -44,12 +45,12 @@ export interface VersionDiff {
 }
 
 export async function diffVersions(repo: Repo, req: DiffRequest): Promise<VersionDiff> {
-  const store = new HandoffStore(repo);
-  const sel = req.checkBranch ? await checkedSelection(repo, store, req) : selectionFor(repo, req);
+  const reader = new VersionReader(repo);
+  const sel = req.checkBranch ? await checkedSelection(repo, reader, req) : selectionFor(repo, req);
   let oldV: ReadVersion;
   let newV: ReadVersion;
   try {
-    [oldV, newV] = [await store.resolve(req.old ?? '~1', sel), await store.resolve(req.new ?? '~0', sel)];
+    [oldV, newV] = [await reader.resolve(req.old ?? '~1', sel), await reader.resolve(req.new ?? '~0', sel)];
   } catch (e) {
     // With both names defaulted only `~1` or `~0` can be missing: the selection is too short.
     if (req.old === undefined && req.new === undefined && isHandoffError(e, UnknownVersion)) {

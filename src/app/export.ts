@@ -3,7 +3,7 @@
  * YAML. JSON and YAML carry every field; next-session the fields of its convention.
  */
 import type { Repo } from '../git/repo.js';
-import { HandoffStore } from '../git/handoff-store.js';
+import { VersionReader } from '../history/reader.js';
 import { isoUtc } from '../git/identity.js';
 import { checkedSelection } from './show.js';
 import { toCanonicalYaml } from '../core/canonical.js';
@@ -63,10 +63,10 @@ export function writeExport(target: string, text: string): void {
 }
 
 export async function exportHandoff(repo: Repo, req: ExportRequest): Promise<ExportResult> {
-  const store = new HandoffStore(repo);
-  const sel = await checkedSelection(repo, store, req);
-  const latest = req.version ? null : await store.latest(sel);
-  const v = req.version ? await store.resolve(req.version, sel) : latest!.version;
+  const reader = new VersionReader(repo);
+  const sel = await checkedSelection(repo, reader, req);
+  const latest = req.version ? null : await reader.latest(sel);
+  const v = req.version ? await reader.resolve(req.version, sel) : latest!.version;
   if (!v) throw new NoHandoff('there is no handoff yet; nothing to export');
   const h = v.handoff;
   let text: string;

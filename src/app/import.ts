@@ -10,7 +10,7 @@ import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { looksLikeNextSession, mergeTrackExtras, parseNextSession, renderNextSession } from '../core/next-session.js';
 import { parseDocument, ParseError } from '../core/parse.js';
 import { KEY_ORDER, userContent, type Handoff, type OpenTrack } from '../core/schema.js';
-import { HandoffStore } from '../git/handoff-store.js';
+import { VersionReader } from '../history/reader.js';
 import { InvalidHandoff, InvalidInput } from '../errors.js';
 
 export const IMPORT_FORMATS = ['auto', 'next-session', 'json', 'yaml'] as const;
@@ -103,7 +103,7 @@ export async function importHandoff(repo: Repo, req: ImportRequest): Promise<Imp
     return { ...r, format: 'document', unknownSections: [] };
   }
   const parsed = await readNextSession(decoded.text, req.name);
-  const latest = (await new HandoffStore(repo).latest({ branch: repo.headBranch() })).version;
+  const latest = (await new VersionReader(repo).latest({ branch: repo.headBranch() })).version;
   // What the file shows as the latest version shows it is the latest version's, byte for byte
   // (Markdown drops a trailing newline, an indent): export -> import appends nothing, and
   // an edit changes only what was edited.

@@ -4,8 +4,9 @@
  * versions is never held at once.
  */
 import type { Repo } from '../git/repo.js';
-import { HandoffStore } from '../git/handoff-store.js';
-import { canStream, selectStreamed, type StreamedVersion } from '../git/version-stream.js';
+import { canStream, type StreamedVersion } from '../git/version-stream.js';
+import { VersionReader } from '../history/reader.js';
+import { selectBulk } from '../history/bulk.js';
 import { isoUtc } from '../git/identity.js';
 import { checkedSelection, selectionFor } from './show.js';
 import { ProvenanceReader } from '../git/provenance.js';
@@ -42,9 +43,9 @@ export interface LogEntry {
  * versions lazily: the caller stops reading when it has enough.
  */
 export async function logVersions(repo: Repo, req: LogRequest): Promise<AsyncGenerator<LogEntry>> {
-  const store = new HandoffStore(repo);
-  const sel = req.checkBranch ? await checkedSelection(repo, store, req) : selectionFor(repo, req);
-  const { versions } = req.bulk && canStream(repo) ? await selectStreamed(repo, sel) : await store.select(sel);
+  const reader = new VersionReader(repo);
+  const sel = req.checkBranch ? await checkedSelection(repo, reader, req) : selectionFor(repo, req);
+  const { versions } = req.bulk && canStream(repo) ? await selectBulk(repo, sel) : await reader.select(sel);
   const prov = new ProvenanceReader(repo);
   return (async function* () {
     // Provenance is asked a window at a time: one git process per window at most, and only

@@ -6,6 +6,7 @@
  */
 import { NOTES_REF, type Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
+import { VersionReader } from '../history/reader.js';
 import { findNote, writePath } from '../git/notes-tree.js';
 import { serializeCommit, type ObjectStore } from '../git/objects.js';
 import { requireCommit } from '../git/read-objects.js';
@@ -38,11 +39,11 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
     const already = new Set((await purgeRecords(repo.objects, (await store.readCommit(tip)).tree)).map((r) => r.version));
     const records: PurgeRecord[] = [];
     for (const name of names) {
-      const v = await store.resolve(name, { all: true });
+      const v = await new VersionReader(repo).resolve(name, { all: true });
       if (already.has(v.id)) throw new NothingToPurge(`version ${v.id.slice(0, 12)} is already purged`);
-      const note = await findNote(repo.objects, v.commit.tree, v.target);
+      const note = await findNote(repo.objects, v.commit.tree, v.writtenAt);
       if (!note) throw new NothingToPurge(`version ${v.id.slice(0, 12)} has no note to purge`);
-      if (!records.some((r) => r.version === v.id)) records.push({ version: v.id, target: v.target, blob: note.blob });
+      if (!records.some((r) => r.version === v.id)) records.push({ version: v.id, target: v.writtenAt, blob: note.blob });
     }
     const objects: ObjectStore = dryRun ? new OverlayStore(repo.objects) : repo.objects;
     const rw = await rewriteHistory(repo, objects, tip, records);

@@ -36,11 +36,11 @@ export async function relayRequest(store: HandoffStore, version: ReadVersion, br
   if (own) return { reason: own, asking: version.id, chain: [version.id] };
   if (!movedByRewrite(version.handoff, version.target)) return null;
   const objects = store.repo.objects;
-  const blob = (await findNote(objects, version.commit.tree, version.target))?.blob;
+  const blob = (await findNote(objects, version.commit.tree, version.writtenAt))?.blob;
   if (!blob) return null;
   const chain: string[] = [];
   for await (const v of store.versions(version.id)) {
-    const note = await findNote(objects, v.commit.tree, v.target);
+    const note = await findNote(objects, v.commit.tree, v.writtenAt);
     if (note?.blob === blob) {
       // the same note: the same branch, wherever it sits
       chain.push(v.id);

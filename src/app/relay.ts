@@ -7,6 +7,7 @@
  */
 import type { Repo } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
+import { VersionReader } from '../history/reader.js';
 import { RelayStore } from '../state/relay-store.js';
 import { Tmux } from './tmux.js';
 import { showLatest, type PickedLatest } from './show.js';
@@ -90,8 +91,9 @@ export interface Candidate {
  */
 export async function relayCandidate(repo: Repo): Promise<Candidate | string> {
   if (!repo.workTree) return 'a bare repository has no work tree to relay into';
-  const store = new HandoffStore(repo);
-  const picked = await store.latest({ branch: repo.headBranch() });
+  const reader = new VersionReader(repo);
+  const store = reader.store;
+  const picked = await reader.latest({ branch: repo.headBranch() });
   const { version, fallback } = picked;
   if (!version || fallback) return 'no handoff on this branch';
   const request = await relayRequest(store, version, version.branch ?? null);

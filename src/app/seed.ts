@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Repo } from '../git/repo.js';
-import { HandoffStore } from '../git/handoff-store.js';
+import { VersionReader } from '../history/reader.js';
 import { upstreamOf } from '../git/reachability.js';
 import { remoteName, renderSeed } from '../core/seed-prompt.js';
 import { assessAuthorization, type AuthorizationView } from '../core/authorization.js';
@@ -67,7 +67,7 @@ export async function authorizationOf(ctx: ItemContext, record: ItemRecord, rece
   const branch = ctx.repo.headBranch();
   const lastPr = retries.find((r) => r.pr)?.pr ?? auth.pr ?? null;
   const base = auth.pr ? (lastPr?.baseRefName ?? null) : await upstreamOf(ctx.repo, branch);
-  const latest = await new HandoffStore(ctx.repo).latest({ branch });
+  const latest = await new VersionReader(ctx.repo).latest({ branch });
   const current = !latest.fallback && typeof latest.version?.handoff.work_item === 'string' ? latest.version.handoff.work_item : null;
   return assessAuthorization(auth, { currentWorkItem: current, branch, base, retriesUsed: retries.length });
 }

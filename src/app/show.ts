@@ -3,7 +3,8 @@
  * and whether a new handoff is due.
  */
 import type { Repo } from '../git/repo.js';
-import { HandoffStore, type ReadVersion, type Selection } from '../git/handoff-store.js';
+import type { HandoffStore, ReadVersion } from '../git/handoff-store.js';
+import { VersionReader, type Latest, type Selection } from '../history/reader.js';
 import { readCommit } from '../git/read-objects.js';
 import { noteCopies } from '../git/notes-tree.js';
 import { ageInDays } from '../core/bookmark.js';
@@ -60,27 +61,27 @@ export function selectionFor(repo: Repo, req: { branch?: string; all?: boolean }
  * newest of another branch), naming the branches that have one. With no history at all
  * there is nothing to substitute, so that stays "no handoff".
  */
-export async function checkedSelection(repo: Repo, store: HandoffStore, req: { branch?: string; all?: boolean }): Promise<Selection> {
+export async function checkedSelection(repo: Repo, reader: VersionReader, req: { branch?: string; all?: boolean }): Promise<Selection> {
   const sel = selectionFor(repo, req);
   if (req.branch === undefined || req.all) return sel;
-  const { found, branches, total } = await store.branchVersions(req.branch);
+  const { found, branches, total } = await reader.branchVersions(req.branch);
   if (found || total === 0) return sel;
   const names = branches.map((b) => b ?? '(detached HEAD)').join(', ');
   throw new UnknownBranch(`no handoff on branch '${req.branch}'; branches with handoffs: ${names}`, { branch: req.branch, branches });
 }
 
 export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowResult> {
-  const store = new HandoffStore(repo);
-  const sel = await checkedSelection(repo, store, req);
+  const reader = new VersionReader(repo);
+  const sel = await checkedSelection(repo, reader, req);
   if (req.version) {
-    const version = await store.resolve(req.version, sel);
-    return showFacts(repo, store, { version, skipped: [], fallback: false, diverged: [] }, { pinned: true, nowMs: req.nowMs });
+    const version = await reader.resolve(req.version, sel);
+    return showFacts(repo, reader.store, { version, skipped: [], fallback: false, diverged: [] }, { pinned: true, nowMs: req.nowMs });
   }
-  return showLatest(repo, store, await store.latest(sel), req.nowMs);
+  return showLatest(repo, reader.store, await reader.latest(sel), req.nowMs);
 }
 
-/** The version `store.latest` picked for a selection, with what it passed over on the way. */
-export type PickedLatest = Awaited<ReturnType<HandoffStore['latest']>>;
+/** The version the reader picked as the latest of a selection, with what it passed over on the way. */
+export type PickedLatest = Latest;
 
 /**
  * `show`'s facts about a latest version the caller has already picked: the relay picks it to

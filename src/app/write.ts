@@ -5,6 +5,8 @@
 import { sessionIdFromEnv } from '../agents/index.js';
 import type { Repo, WriteHelper } from '../git/repo.js';
 import { HandoffStore, type ReadVersion } from '../git/handoff-store.js';
+import { VersionReader, type Latest } from '../history/reader.js';
+import { joinHeads, lineageTrailers } from '../core/lineage.js';
 import { headFacts, patchIdDiffArgs, contentHashes, type HeadFacts } from '../git/head-facts.js';
 import { resolveIdentities, isoUtc } from '../git/identity.js';
 import { setNote } from '../git/notes-tree.js';
@@ -18,7 +20,7 @@ import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { describeWriteChanges, type WriteChanges } from '../core/write-changes.js';
 import { findUnknownFields, unknownFieldMessage } from '../core/unknown-fields.js';
 import { sessionForWrite } from '../core/agent-session.js';
-import { readSessions } from '../state/session-store.js';
+import { readSession, readSessions, writeSession } from '../state/session-store.js';
 import { readTaskBoard } from './mid-task.js';
 import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch } from '../errors.js';
 import { requireWorkTree } from './repository.js';
@@ -63,6 +65,10 @@ export interface WriteRequest {
   trailers?: Record<string, string>;
   /** a person typed this at a terminal: no agent session's record lends it its id */
   terminal?: boolean;
+  /** the version the writing session was shown (its start, MCP `handoff_show`): a whole document continues it */
+  shown?: string | null;
+  /** `--continue A,B`: the versions this write joins (their lists merged into the first one's document) */
+  continues?: string[];
 }
 
 export interface WriteResult {
@@ -212,110 +218,206 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   pending.catch(() => {});
   const [maxBytes, allowList] = await Promise.all([repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES), repo.configAll('handoff.secrets.allow')]);
   const allow = compileAllow(allowList);
+  const reader = new VersionReader(repo);
+  const sel = { branch: facts.branch };
 
-  // Gather: the input document, and the latest version (carried forward by flags and --patch).
-  const latest = await store.latest({ branch: facts.branch });
+  // Gather: the input document (read once), the versions it continues, and the heads.
   const warnings: string[] = [];
-  let base: Obj = {};
-  let inputText: string | null = null;
-  let docSession: string | undefined;
-  let inputSetsMidTask = false;
-  const carried = latest.version ? (userContent(latest.version.handoff) as Obj) : {};
-  // session_id names the session that wrote this version: never inherited.
-  delete carried.session_id;
-  if (req.input) {
-    const decoded = decodeText(req.input, maxBytes);
-    if ('problem' in decoded) throw new InvalidInput(decoded.problem.message.replace(/^input/, req.inputName));
-    inputText = decoded.text;
-    let doc: unknown;
-    try {
-      doc = await parseDocument(decoded.text);
-    } catch (e) {
-      if (e instanceof ParseError) throw new InvalidHandoff(`${req.inputName}: ${e.message}`, { line: e.line });
-      throw e;
-    }
-    const { handoff, problems } = normalizeInput(doc);
-    if (problems.length) refuseProblems(problems);
-    await checkUnknownFields(repo, req.patch && isObj(doc) ? patchSettings(doc) : (doc as Obj), req, warnings);
-    const given = userContent(handoff) as Obj;
-    if (typeof given.session_id === 'string' && given.session_id) docSession = given.session_id;
-    base = req.patch ? mergeDocument(carried, given) : given;
-    inputSetsMidTask = isObj(doc) && 'mid_task' in doc;
-  } else {
-    base = carried;
-  }
-
-  // Decide: patch with flags, validate again, scan what the user gave.
+  const input = req.input ? await readInput(repo, req, maxBytes, warnings) : null;
+  // A patch (flags alone, --patch) continues the head at the moment of the compare-and-swap;
+  // a whole document continues what its session was shown (docs/format.md "Lineage").
+  const isPatch = !input || req.patch === true;
+  const joined = req.continues?.length ? await Promise.all(req.continues.map((n) => reader.resolve(n, { all: true }))) : null;
   const ids = await resolveIdentities(repo);
-  const recorded = req.terminal ? undefined : sessionForWrite(readSessions(repo.gitDir), isoUtc(ids.committer.timestamp))?.session_id;
-  const session = req.flags.session ?? docSession ?? sessionIdFromEnv(process.env) ?? recorded;
-  if (session) base.session_id = session;
-  else delete base.session_id;
-  let patched = applyFlags(base, req.flags, warnings);
-  if (!inputSetsMidTask) patched = await withMidTask(repo, patched);
-  const { handoff: checked, problems } = normalizeInput(patched);
-  if (problems.length) refuseProblems(problems);
-  const user = userContent(checked);
-  const secrets = scanFields(user, allow);
-  if (secrets.length) {
-    const r = describeSecrets(secrets, inputLines(inputText, secrets), inputText ? req.inputName : null);
-    throw new SecretDetected(r.message, r.data);
-  }
-
+  const named = req.flags.session ?? input?.session ?? sessionIdFromEnv(process.env);
+  const session = named ?? (req.terminal ? undefined : sessionForWrite(readSessions(repo.gitDir), isoUtc(ids.committer.timestamp))?.session_id);
+  // Only a session that says who it is continues what it was shown: a live agent beside a
+  // person's own write does not lend it its bookmark.
+  const record = named ? readSession(repo.gitDir, named) : null;
+  const shownId = req.shown ?? (typeof record?.shown_version === 'string' ? record.shown_version : null);
+  const shown = !isPatch && !joined && shownId ? await reader.byId(shownId) : null;
   const [pid, hashes] = await pending;
-  const handoff = withDefaults({
-    ...user,
-    date: isoUtc(ids.committer.timestamp),
-    branch: facts.branch,
-    head: facts.head,
-    head_tree: facts.headTree,
-    head_patch_id: pid,
-    // Tool-filled text is masked rather than blocking: a commit subject may leak, and the commit is already made.
-    recent_commits: facts.recent.map(([id, subject]) => `${id}: ${maskSecrets(subject, allow)}`),
-    content_hashes: hashes,
-  } as Handoff);
-  const yaml = toCanonicalYaml(handoff as Obj);
-  if (Buffer.byteLength(yaml) > maxBytes)
-    throw new InvalidInput(`the handoff would be ${Buffer.byteLength(yaml)} bytes, over the ${maxBytes}-byte limit (handoff.maxBytes)`);
 
-  const prev: ReadVersion | null = latest.version;
-  const changes: WriteChanges = describeWriteChanges(prev, handoff);
-  if (prev && latest.fallback) changes.previous_branch = prev.branch ?? null;
-  if (prev && prev.target === facts.head && sameContent(prev.handoff, handoff) && carriesTrailers(prev, req.trailers)) {
+  const plan = async (latest: Latest): Promise<Plan> => {
+    const bases = joined ?? (shown ? [shown] : latest.version ? [latest.version] : []);
+    const { handoff: from, leftOut } = joined
+      ? joinHeads(
+          joined[0].handoff,
+          joined.slice(1).map((j) => j.handoff),
+        )
+      : { handoff: bases[0]?.handoff, leftOut: [] };
+    const notes = [...warnings];
+    if (leftOut.length)
+      notes.push(
+        `--continue: ${leftOut.length} pending question${leftOut.length === 1 ? '' : 's'} did not fit in the 3 allowed and ${leftOut.length === 1 ? 'was' : 'were'} left out: ${quoteList(leftOut)}`,
+      );
+    const carried = from ? (userContent(from) as Obj) : {};
+    // session_id names the session that wrote this version: never inherited.
+    delete carried.session_id;
+    let base: Obj = input ? (req.patch || joined ? mergeDocument(carried, input.given) : input.given) : carried;
+    base = { ...base };
+    if (session) base.session_id = session;
+    else delete base.session_id;
+    // Decide: patch with flags, validate again, scan what the user gave.
+    let patched = applyFlags(base, req.flags, notes);
+    if (!input?.setsMidTask) patched = await withMidTask(repo, patched);
+    const { handoff: checked, problems } = normalizeInput(patched);
+    if (problems.length) refuseProblems(problems);
+    const user = userContent(checked);
+    const secrets = scanFields(user, allow);
+    if (secrets.length) {
+      const r = describeSecrets(secrets, inputLines(input?.text ?? null, secrets), input ? req.inputName : null);
+      throw new SecretDetected(r.message, r.data);
+    }
+    const handoff = withDefaults({
+      ...user,
+      date: isoUtc(ids.committer.timestamp),
+      branch: facts.branch,
+      head: facts.head,
+      head_tree: facts.headTree,
+      head_patch_id: pid,
+      // Tool-filled text is masked rather than blocking: a commit subject may leak, and the commit is already made.
+      recent_commits: facts.recent.map(([id, subject]) => `${id}: ${maskSecrets(subject, allow)}`),
+      content_hashes: hashes,
+    } as Handoff);
+    const yaml = toCanonicalYaml(handoff as Obj);
+    if (Buffer.byteLength(yaml) > maxBytes)
+      throw new InvalidInput(`the handoff would be ${Buffer.byteLength(yaml)} bytes, over the ${maxBytes}-byte limit (handoff.maxBytes)`);
+    const prev: ReadVersion | null = bases[0] ?? null;
+    const changes: WriteChanges = describeWriteChanges(prev, handoff);
+    if (prev && latest.fallback) changes.previous_branch = prev.branch ?? null;
+    const heads = [...(latest.version ? [latest.version] : []), ...latest.diverged];
+    // Unchanged: the same content on the same commit as the one head it would continue.
+    const unchanged =
+      !joined &&
+      prev &&
+      heads.length === 1 &&
+      prev.id === heads[0].id &&
+      prev.target === facts.head &&
+      sameContent(prev.handoff, handoff) &&
+      carriesTrailers(prev, req.trailers);
+    const lineage = lineageTrailers(
+      bases.map((v) => v.id),
+      heads.map((v) => v.id),
+    );
+    return { handoff, yaml, prev, changes, unchanged: Boolean(unchanged), lineage, warnings: notes };
+  };
+
+  let plannedAt = await store.tip();
+  let latest = await reader.latest(sel, plannedAt);
+  let planned = await plan(latest);
+  const unchangedResult = (p: Plan): WriteResult => ({
+    version: p.prev!.id,
+    target: facts.head,
+    unchanged: true,
+    dryRun: req.dryRun,
+    handoff: p.prev!.handoff,
+    yaml: p.prev!.text ?? p.yaml,
+    previous: p.prev!.id,
+    changes: p.changes,
+    warnings: p.warnings,
+  });
+  if (planned.unchanged) return unchangedResult(planned);
+  if (req.dryRun) {
+    const p = planned;
     return {
-      version: prev.id,
+      version: null,
       target: facts.head,
-      unchanged: true,
-      dryRun: req.dryRun,
-      handoff: prev.handoff,
-      yaml: prev.text ?? yaml,
-      previous: prev.id,
-      changes,
-      warnings,
+      unchanged: false,
+      dryRun: true,
+      handoff: p.handoff,
+      yaml: p.yaml,
+      previous: p.prev?.id ?? null,
+      changes: p.changes,
+      warnings: p.warnings,
     };
   }
-  if (req.dryRun) return { version: null, target: facts.head, unchanged: false, dryRun: true, handoff, yaml, previous: prev?.id ?? null, changes, warnings };
 
-  // Act: one blob, the touched notes subtrees, one commit, compare-and-swap.
-  const blob = await repo.objects.write('blob', Buffer.from(yaml, 'utf8'));
+  // Act: one blob, the touched notes subtrees, one commit, compare-and-swap. When another
+  // writer moved the tip first, the plan is made again on the new tip: a patch re-applied
+  // to the head it now continues, a whole document with the heads it now leaves open.
+  const version = await store.commitBuilt(
+    'version',
+    async (root, tip) => {
+      if (tip !== plannedAt) {
+        latest = await reader.latest(sel, tip);
+        planned = await plan(latest);
+        plannedAt = tip;
+      }
+      if (planned.unchanged) return null;
+      const blob = await repo.objects.write('blob', Buffer.from(planned.yaml, 'utf8'));
+      return {
+        tree: await setNote(repo.objects, root, facts.head, blob),
+        subject: subjectOf(facts, planned.handoff),
+        trailers: { 'Handoff-Target': facts.head, ...(facts.branch ? { 'Handoff-Branch': facts.branch } : {}), ...planned.lineage, ...req.trailers },
+      };
+    },
+    ids,
+    { pending: refUpdate },
+  );
+  if (!version) return unchangedResult(planned);
+  // The session goes on from what it wrote: its next whole document continues this version.
+  if (record) writeSession(repo.gitDir, { ...record, shown_version: version });
+  const p = planned;
+  return {
+    version,
+    target: facts.head,
+    unchanged: false,
+    dryRun: false,
+    handoff: p.handoff,
+    yaml: p.yaml,
+    previous: p.prev?.id ?? null,
+    changes: p.changes,
+    warnings: p.warnings,
+  };
+}
+
+/** What a write would append, decided on one tip of the history. */
+interface Plan {
+  handoff: Handoff;
+  yaml: string;
+  /** the version it continues first (what `changes` compares with) */
+  prev: ReadVersion | null;
+  changes: WriteChanges;
+  unchanged: boolean;
+  /** the lineage trailers */
+  lineage: Record<string, string>;
+  warnings: string[];
+}
+
+/** The commit subject, for people: the commit, the branch, the summary's first line. */
+function subjectOf(facts: HeadFacts, handoff: Handoff): string {
   // Control characters (a YAML "\0" escape) are fine in the note but not in a commit
   // message: git fsck --strict rejects a NUL there.
   const summaryLine = (handoff.summary ?? '')
     .split('\n')[0]
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .trim();
-  const subject = `handoff ${facts.head.slice(0, 7)}${facts.branch ? ` on ${facts.branch}` : ''}: ${summaryLine.length > 60 ? `${summaryLine.slice(0, 59)}…` : summaryLine || handoff.status}`;
-  const version = await store.commit(
-    'version',
-    (root) => setNote(repo.objects, root, facts.head, blob),
-    {
-      subject,
-      trailers: { 'Handoff-Target': facts.head, ...(facts.branch ? { 'Handoff-Branch': facts.branch } : {}), ...req.trailers },
-      identities: ids,
-    },
-    { pending: refUpdate },
-  );
-  return { version, target: facts.head, unchanged: false, dryRun: false, handoff, yaml, previous: prev?.id ?? null, changes, warnings };
+  return `handoff ${facts.head.slice(0, 7)}${facts.branch ? ` on ${facts.branch}` : ''}: ${summaryLine.length > 60 ? `${summaryLine.slice(0, 59)}…` : summaryLine || handoff.status}`;
+}
+
+/** The input document, decoded, parsed and checked once (its unknown fields warned about once). */
+async function readInput(
+  repo: Repo,
+  req: WriteRequest,
+  maxBytes: number,
+  warnings: string[],
+): Promise<{ text: string; given: Obj; session: string | undefined; setsMidTask: boolean }> {
+  const decoded = decodeText(req.input!, maxBytes);
+  if ('problem' in decoded) throw new InvalidInput(decoded.problem.message.replace(/^input/, req.inputName));
+  let doc: unknown;
+  try {
+    doc = await parseDocument(decoded.text);
+  } catch (e) {
+    if (e instanceof ParseError) throw new InvalidHandoff(`${req.inputName}: ${e.message}`, { line: e.line });
+    throw e;
+  }
+  const { handoff, problems } = normalizeInput(doc);
+  if (problems.length) refuseProblems(problems);
+  await checkUnknownFields(repo, req.patch && isObj(doc) ? patchSettings(doc) : (doc as Obj), req, warnings);
+  const given = userContent(handoff) as Obj;
+  const session = typeof given.session_id === 'string' && given.session_id ? given.session_id : undefined;
+  return { text: decoded.text, given, session, setsMidTask: isObj(doc) && 'mid_task' in doc };
 }
 
 /** Unknown fields of the input: a warning each, or with `--strict` / `handoff.strict` a refusal. */

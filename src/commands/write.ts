@@ -81,11 +81,18 @@ export const command: CommandModule = {
       patch: { type: 'boolean', describe: "merge the document's fields onto the latest version instead of replacing the whole handoff (null removes a field)" },
       strict: { type: 'boolean', describe: 'refuse unknown fields instead of warning (also handoff.strict=true)' },
       relay: { type: 'boolean', describe: "mark this version as handing over to a new session ('git handoff relay')" },
+      continue: {
+        type: 'string',
+        arg: 'A,B',
+        describe:
+          "join diverged sessions: this version continues the versions named (ids, prefixes or ~N, comma-separated), starting from the first one's handoff with every ask_user item, pending question, guard and note of the others added",
+      },
       'dry-run': DRY_RUN_OPTION,
       json: JSON_OPTION,
     },
     examples: [
       "git handoff write --summary 'parser done; tests next' --next-step 'write the e2e tests'",
+      'git handoff write --continue 1a2b3c4d,5e6f7a8b --summary "joined both sessions"',
       "git handoff write --add-guard 'no new dependencies' --remove-pending-question 'Which parser?'",
       'git handoff write < handoff.yaml',
       "echo 'summary: tests pass' | git handoff write --patch",
@@ -114,6 +121,7 @@ export const command: CommandModule = {
       dryRun: Boolean(v['dry-run']),
       patch: Boolean(v.patch),
       strict: Boolean(v.strict),
+      continues: continueNames(str(v.continue)),
       flags: {
         status: str(v.status),
         summary: str(v.summary),
@@ -166,3 +174,11 @@ export const command: CommandModule = {
     }
   },
 };
+
+/** `--continue A,B`: the version names, each once, in the order given. */
+function continueNames(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = [...new Set(value.split(',').map((n) => n.trim()))];
+  if (!names.length || names.some((n) => !n)) throw new UsageError(`write: --continue takes version names separated by commas (got '${value}')`);
+  return names;
+}

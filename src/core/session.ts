@@ -22,6 +22,8 @@ export interface SessionState {
   end_requested_at?: string | null;
   /** the closing ritual was proposed once; it is not proposed again in this session */
   ritual_proposed?: boolean;
+  /** the version the session was shown (its session-start bookmark, or the last it wrote): a whole-document write continues it */
+  shown_version?: string | null;
   /** the `end_requested_at` for which the stop was already blocked once */
   stop_blocked_for?: string | null;
   [k: string]: unknown;

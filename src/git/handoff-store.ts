@@ -7,14 +7,13 @@ import { NOTES_REF, type Repo, type PendingRefUpdate } from './repo.js';
 import { EMPTY_TREE_OID, parseTrailers, serializeCommit, type Commit } from './objects.js';
 import { renderCommitMessage } from '../core/commit-message.js';
 import { requireCommit } from './read-objects.js';
-import { diffNotes, findNote } from './notes-tree.js';
+import { diffNotes, findNote, listNotes } from './notes-tree.js';
+import { parseLineage } from '../core/lineage.js';
 import { resolveIdentities, type Identities } from './identity.js';
 import { binaryProblem, decodeTextUnsearched, hasBinary, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { fastDocument, parseDocument } from '../core/parse.js';
 import { checkStored, type Handoff } from '../core/schema.js';
-import { noteBranch } from '../core/front-matter.js';
-import { ConcurrentWriters, LockHeld, UnknownVersion } from '../errors.js';
-import { causalLatest } from './causal-latest.js';
+import { ConcurrentWriters, LockHeld } from '../errors.js';
 import { readBranchIndex, writeBranchIndex, type BranchIndex } from './branch-index.js';
 import { isObjectId } from '../core/object-id.js';
 import { refLockHeld } from './ref-locks.js';
@@ -24,7 +23,18 @@ export type HandoffKind = 'version' | 'receipt' | 'item' | 'policy' | 'merge' | 
 
 export interface VersionInfo {
   id: string;
+  /** the commit the note sits on now: where this version's commit put it, unless a rewrite (git's note copy) moved it since */
   target: string;
+  /** where the version's own commit put the note (its `Handoff-Target`) */
+  writtenAt: string;
+  /**
+   * the versions it continues (docs/format.md "Lineage"): ids from `Handoff-Continues`, [] for
+   * `none`; null for a version written before lineage or by another tool (it continues what
+   * its commit had below it)
+   */
+  continues: string[] | null;
+  /** the other heads of its branch its writer knew of and left open (`Handoff-Beside`) */
+  beside: string[];
   /** committer time, seconds */
   timestamp: number;
   /** from our trailer; undefined for a native commit until its note is read */
@@ -33,13 +43,23 @@ export interface VersionInfo {
   commit: Commit;
 }
 
+/** A note blob git copied from the commits `from` (where the parent tree held it) to `target`. */
+export interface NoteMove {
+  blob: string;
+  from: string[];
+  target: string;
+}
+
 export interface ReadVersion extends VersionInfo {
+  /** the note's blob id (absent when the note could not be found) */
+  blob?: string;
   valid: boolean;
   problems: string[];
   handoff: Handoff;
   text: string | null;
 }
 
+/** Which versions a reader looks at (src/history/reader.ts). */
 export interface Selection {
   /** versions of this branch (null: detached); undefined with `all` */
   branch?: string | null;
@@ -133,20 +153,53 @@ export class HandoffStore {
     }
   }
 
-  /** The version a commit records, or null for a bookkeeping commit. */
+  /** The version a commit records, or null for a bookkeeping commit or a move (`classify`). */
   async versionOf(id: string, commit: Commit): Promise<VersionInfo | null> {
+    return (await this.classify(id, commit)).version;
+  }
+
+  /**
+   * What a notes commit is (docs/format.md "Which commits are versions"): a version, or a
+   * native commit that only copies note blobs the tree already held (git's own copy on amend
+   * and rebase: the same versions moved to new targets, `moves`), or bookkeeping (neither).
+   */
+  async classify(id: string, commit: Commit): Promise<{ version: VersionInfo | null; moves: NoteMove[] }> {
     const trailers = parseTrailers(commit.message);
     const kind = trailers['Handoff-Kind'];
+    const none = { version: null, moves: [] };
     if (kind) {
       const target = trailers['Handoff-Target'];
-      if (kind !== 'version' || !isObjectId(target)) return null;
-      return { id, target, timestamp: commit.committer.timestamp, branch: trailers['Handoff-Branch'] ?? null, native: false, commit };
+      if (kind !== 'version' || !isObjectId(target)) return none;
+      const lineage = parseLineage(trailers);
+      return {
+        version: {
+          id,
+          target,
+          writtenAt: target,
+          ...lineage,
+          timestamp: commit.committer.timestamp,
+          branch: trailers['Handoff-Branch'] ?? null,
+          native: false,
+          commit,
+        },
+        moves: [],
+      };
     }
-    if (commit.parents.length > 1) return null;
+    if (commit.parents.length > 1) return none;
     const parentTree = commit.parents.length ? (await this.readCommit(commit.parents[0])).tree : EMPTY_TREE_OID;
     const changed = (await diffNotes(this.repo.objects, parentTree, commit.tree)).filter((d) => d.newBlob);
-    if (!changed.length) return null;
-    return { id, target: changed[0].target, timestamp: commit.committer.timestamp, branch: undefined, native: true, commit };
+    if (!changed.length) return none;
+    const held = new Map<string, string[]>();
+    if (parentTree !== EMPTY_TREE_OID)
+      for (const n of await listNotes(this.repo.objects, parentTree)) held.set(n.blob, [...(held.get(n.blob) ?? []), n.target]);
+    const moves = changed.filter((d) => held.has(d.newBlob!)).map((d) => ({ blob: d.newBlob!, from: held.get(d.newBlob!)!, target: d.target }));
+    const fresh = changed.filter((d) => !held.has(d.newBlob!));
+    if (!fresh.length) return { version: null, moves };
+    const target = fresh[0].target;
+    return {
+      version: { id, target, writtenAt: target, continues: null, beside: [], timestamp: commit.committer.timestamp, branch: undefined, native: true, commit },
+      moves,
+    };
   }
 
   async *versions(from?: string | null): AsyncGenerator<VersionInfo> {
@@ -156,38 +209,14 @@ export class HandoffStore {
     }
   }
 
-  /**
-   * The latest version of `branch` (else the newest overall) without parsing YAML: our
-   * commits name their target and branch in trailers; a native note's branch is read from
-   * its `branch:` line. Its note is not validated: what hooks need is where it sits. Used
-   * on the post-commit path, where js-yaml would cost more than the whole hook. `limit`
-   * bounds the versions read (then the newest overall stands in).
-   */
-  async latestInfo(branch: string | null, limit = Infinity): Promise<VersionInfo | null> {
-    let newest: VersionInfo | null = null;
-    let n = 0;
-    for await (const v of this.versions()) {
-      newest ??= v;
-      if (++n > limit) break;
-      let b = v.branch;
-      if (b === undefined) {
-        const note = await findNote(this.repo.objects, v.commit.tree, v.target);
-        const blob = note && (await this.repo.objects.read(note.blob));
-        b = blob ? await noteBranch(blob.data.toString('utf8')) : null;
-      }
-      if (b === branch) return v;
-    }
-    return newest;
-  }
-
   /** Reads a version's note; an unreadable note is reported, never thrown. */
   async read(v: VersionInfo): Promise<ReadVersion> {
     const bad = (problem: string, text: string | null = null): ReadVersion => ({ ...v, valid: false, problems: [problem], handoff: {}, text });
-    const note = await findNote(this.repo.objects, v.commit.tree, v.target);
+    const note = await findNote(this.repo.objects, v.commit.tree, v.writtenAt);
     if (!note) return bad('the note is missing from this version');
     const blob = await this.repo.objects.read(note.blob);
     if (!blob) return bad(`note blob ${note.blob} is missing`);
-    return interpretNote(v, blob.data, Math.max(DEFAULT_MAX_BYTES, await this.repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES)));
+    return interpretNote({ ...v, blob: note.blob }, blob.data, Math.max(DEFAULT_MAX_BYTES, await this.repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES)));
   }
 
   /**
@@ -239,140 +268,6 @@ export class HandoffStore {
     return index;
   }
 
-  private matches(v: VersionInfo, branch: string | null): boolean {
-    return v.branch === branch;
-  }
-
-  /**
-   * Versions of a selection, newest first. Without `all`, the versions of `branch`; when
-   * that branch has none, every version, flagged as a fallback.
-   */
-  async select(sel: Selection): Promise<{ versions: AsyncGenerator<ReadVersion>; fallback: () => boolean }> {
-    let fallback = false;
-    const self = this;
-    async function* gen(): AsyncGenerator<ReadVersion> {
-      if (sel.all) {
-        for await (const v of self.versions()) yield self.read(v);
-        return;
-      }
-      // A branch with no version yet: the index says so without walking the whole
-      // history, and the fallback starts at once. With an unplaced invalid note in the history
-      // the walk below is kept: it lists that note first, where it may have been meant.
-      const tip = await self.tip();
-      if (!tip) {
-        fallback = true;
-        return;
-      }
-      const index = await self.branchIndex(tip);
-      if (index && !index.branches.includes(sel.branch ?? null) && index.unplaced === 0) {
-        fallback = true;
-        for await (const v of self.versions(tip)) yield self.read(v);
-        return;
-      }
-      let any = false;
-      // An invalid note that does not say its branch belongs to every branch: show must
-      // warn about it and log must list it wherever it may have been meant.
-      const unplaced = new Set<string>();
-      const branches: (string | null)[] = [];
-      let unplacedAnywhere = 0;
-      for await (const v of self.versions(tip)) {
-        const r = v.branch === undefined ? await self.read(v) : null;
-        const info = r ?? v;
-        if (!branches.includes(info.branch ?? null)) branches.push(info.branch ?? null);
-        if (r && !r.valid && r.handoff.branch === undefined) unplacedAnywhere++;
-        if (self.matches(info, sel.branch ?? null)) {
-          any = true;
-          yield r ?? (await self.read(v));
-        } else if (r && !r.valid && r.handoff.branch === undefined) {
-          unplaced.add(r.id);
-          yield r;
-        }
-      }
-      // The whole history was walked: keep what it taught for the next read.
-      if (!index) writeBranchIndex(self.repo, { tip, branches, unplaced: unplacedAnywhere });
-      if (!any) {
-        fallback = true;
-        for await (const v of self.versions(tip)) if (!unplaced.has(v.id)) yield self.read(v);
-      }
-    }
-    return { versions: gen(), fallback: () => fallback };
-  }
-
-  /**
-   * The newest valid version of a selection, with the invalid ones skipped on the way. A
-   * purge's tombstone is passed over too: after a purge the latest is the newest version
-   * that was not purged, and nothing carries the tombstone forward.
-   */
-  async latest(sel: Selection): Promise<{ version: ReadVersion | null; skipped: ReadVersion[]; fallback: boolean; diverged: ReadVersion[] }> {
-    const { versions, fallback } = await this.select(sel);
-    const skipped: ReadVersion[] = [];
-    for await (const v of versions) {
-      if (v.valid && v.handoff.purged === true) continue;
-      if (v.valid) {
-        // "Newest" is causal first: a concurrent version whose head continues this one's wins over a fast clock.
-        const wide = sel.all || fallback();
-        const accept = (c: ReadVersion) => c.valid && c.handoff.purged !== true && (wide || c.branch === (sel.branch ?? null));
-        const { version, diverged } = await causalLatest(this.repo, this, v, accept);
-        return { version, skipped, fallback: fallback(), diverged };
-      }
-      skipped.push(v);
-    }
-    return { version: null, skipped, fallback: fallback(), diverged: [] };
-  }
-
-  /**
-   * Whether `branch` has a version, and else the branches that do (null: detached), newest
-   * first. Stops at the first version of `branch`: the common answer costs one step.
-   */
-  async branchVersions(branch: string | null): Promise<{ found: boolean; branches: (string | null)[]; total: number }> {
-    const branches: (string | null)[] = [];
-    let total = 0;
-    for await (const v of this.versions()) {
-      total++;
-      const b = v.branch === undefined ? (await this.read(v)).branch : v.branch;
-      if (b === branch) return { found: true, branches: [], total };
-      if (!branches.includes(b ?? null)) branches.push(b ?? null);
-    }
-    return { found: false, branches, total };
-  }
-
-  /** The newest few version ids, for a message naming the versions that do exist. */
-  async newestIds(n = 5): Promise<string[]> {
-    const out: string[] = [];
-    for await (const v of this.versions()) {
-      out.push(v.id.slice(0, 12));
-      if (out.length >= n) break;
-    }
-    return out;
-  }
-
-  private async unknownVersion(message: string): Promise<UnknownVersion> {
-    const ids = await this.newestIds();
-    const known = ids.length ? `; the newest versions are ${ids.join(', ')} ('git handoff log' lists them all)` : '; there are no versions yet';
-    return new UnknownVersion(`${message}${known}`);
-  }
-
-  /** Resolves a version name: a full id, a unique prefix of one, or `~N` within the selection. */
-  async resolve(name: string, sel: Selection): Promise<ReadVersion> {
-    const tilde = /^~(\d+)$/.exec(name);
-    if (tilde) {
-      let n = Number(tilde[1]);
-      const { versions } = await this.select(sel);
-      for await (const v of versions) if (n-- === 0) return v;
-      const count = Number(tilde[1]) - n - 1;
-      throw new UnknownVersion(
-        `no version ${name}: there ${count === 1 ? 'is' : 'are'} only ${count} version${count === 1 ? '' : 's'} before the latest${sel.branch !== undefined && !sel.all ? ` on ${sel.branch ?? 'this detached HEAD'}` : ''}`,
-      );
-    }
-    if (!/^[0-9a-f]{4,40}$/i.test(name)) throw await this.unknownVersion(`not a version name: ${name} (use an id, a unique prefix of one, or ~N)`);
-    const prefix = name.toLowerCase();
-    const hits: VersionInfo[] = [];
-    for await (const v of this.versions()) if (v.id.startsWith(prefix)) hits.push(v);
-    if (hits.length === 0) throw await this.unknownVersion(`no version matches ${name}`);
-    if (hits.length > 1) throw new UnknownVersion(`version prefix ${name} is ambiguous: ${hits.map((h) => h.id.slice(0, 12)).join(', ')}`);
-    return this.read(hits[0]);
-  }
-
   /**
    * Appends a commit built by `mutate` on top of the current tip, compare-and-swap, retried
    * on the new tip when another writer got there first. Returns the new commit id.
@@ -383,16 +278,32 @@ export class HandoffStore {
     message: { subject: string; trailers?: Record<string, string>; identities?: Identities },
     opts: { extraParents?: string[]; pending?: PendingRefUpdate } = {},
   ): Promise<string> {
-    const ids = message.identities ?? (await resolveIdentities(this.repo));
-    const text = renderCommitMessage(message.subject, { 'Handoff-Kind': kind, ...message.trailers });
+    const built = async (root: string, tip: string | null) => ({ tree: await mutate(root, tip), subject: message.subject, trailers: message.trailers ?? {} });
+    return (await this.commitBuilt(kind, built, message.identities, opts))!;
+  }
+
+  /**
+   * `commit` for a change that depends on what the tip holds (a version's lineage, a patch
+   * applied to the head): `build` is asked again on every attempt, with the tip it builds on,
+   * and may decline (null: nothing to write any more), which ends the attempts.
+   */
+  async commitBuilt(
+    kind: HandoffKind,
+    build: (rootTree: string, tip: string | null) => Promise<{ tree: string; subject: string; trailers: Record<string, string> } | null>,
+    identities: Identities | undefined,
+    opts: { extraParents?: string[]; pending?: PendingRefUpdate } = {},
+  ): Promise<string | null> {
+    const ids = identities ?? (await resolveIdentities(this.repo));
     let lockWaitStart = 0;
     const sign = await signingWanted(this.repo);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const tip = await this.tip();
       const root = tip ? (await this.readCommit(tip)).tree : EMPTY_TREE_OID;
-      const tree = await mutate(root, tip);
+      const b = await build(root, tip);
+      if (!b) return null;
+      const text = renderCommitMessage(b.subject, { 'Handoff-Kind': kind, ...b.trailers });
       const parents = [...(tip ? [tip] : []), ...(opts.extraParents ?? [])];
-      const made = { tree, parents, author: ids.author, committer: ids.committer, message: text };
+      const made = { tree: b.tree, parents, author: ids.author, committer: ids.committer, message: text };
       const oid = sign ? await writeSignedCommit(this.repo, made) : await this.repo.objects.write('commit', serializeCommit(made));
       const pending = attempt === 0 ? opts.pending : undefined;
       const r = pending ? await pending.update(NOTES_REF, oid, tip) : await this.repo.casUpdateRef(NOTES_REF, oid, tip, `handoff: ${kind}`);

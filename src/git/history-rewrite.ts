@@ -14,6 +14,7 @@ import { serializeCommit, type ObjectStore } from './objects.js';
 import { findNote, setNote } from './notes-tree.js';
 import { requireCommit } from './read-objects.js';
 import { isObjectId } from '../core/object-id.js';
+import { remapLineage } from '../core/lineage.js';
 
 /** A purged note: the version that wrote it, the commit it is attached to, its blob. */
 export interface PurgedNote {
@@ -70,7 +71,8 @@ export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string
       tree = await setNote(store, tree, target, tombstones.get(blob)!);
     }
     const putAt = own?.target ?? puts?.[0].target;
-    const message = putAt ? how.message(c.message, putAt) : c.message;
+    // What a replayed version continues is named by id: it follows the ids the replay gives.
+    const message = remapLineage(putAt ? how.message(c.message, putAt) : c.message, (old) => mapping.get(old));
     const newId = await store.write('commit', serializeCommit({ ...c, tree, parents: newParents, message }));
     if (newId !== id) mapping.set(id, newId);
   }

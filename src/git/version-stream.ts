@@ -20,24 +20,33 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { NOTES_REF, type Repo } from './repo.js';
 import { parseTrailers } from './objects.js';
-import { HandoffStore, interpretNote, type Selection, type NoteReading } from './handoff-store.js';
-import { writeBranchIndex } from './branch-index.js';
+import { HandoffStore, interpretNote, type NoteReading } from './handoff-store.js';
+import { Moves } from './note-moves.js';
+import { findNote } from './notes-tree.js';
+import { parseLineage } from '../core/lineage.js';
 import { DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { GitFailed } from '../errors.js';
 import { isObjectId } from '../core/object-id.js';
 
 export interface StreamedVersion extends NoteReading {
   id: string;
+  /** where its note sits now (a later copy by git moved it: docs/format.md) */
   target: string;
+  writtenAt: string;
+  continues: string[] | null;
+  beside: string[];
   /** committer time, seconds */
   timestamp: number;
   native: boolean;
 }
 
 /** A version whose note was not asked for: what its commit alone says. */
-interface Unread {
+export interface Unread {
   id: string;
   target: string;
+  writtenAt: string;
+  continues: string[] | null;
+  beside: string[];
   timestamp: number;
   branch: string | null;
   native: false;
@@ -111,10 +120,14 @@ export async function* streamVersions(
     wake = null;
     w?.();
   };
+  // git's note copies met so far (newest first): the versions they moved are reported where their notes went
+  const moves = new Moves();
   const fromStore = async (id: string): Promise<StreamedVersion | null> => {
-    const v = await store.versionOf(id, await store.readCommit(id));
-    if (!v) return null;
-    const { commit: _, ...r } = await store.read(v);
+    const commit = await store.readCommit(id);
+    const c = await store.classify(id, commit);
+    moves.add(c.moves);
+    if (!c.version) return null;
+    const { commit: _, blob: __, ...r } = await store.read(c.version);
     return r;
   };
   const byStore = (s: Slot) => {
@@ -186,11 +199,16 @@ export async function* streamVersions(
   cat.stdin.on('error', () => {});
 
   const slots: Slot[] = [];
+  const noteBlob = (s: Slot) => async () => s.blob ?? (await findNote(repo.objects, (await store.readCommit(s.v.id)).tree, s.v.writtenAt))?.blob;
   const settle = async (s: Slot): Promise<StreamedVersion | Unread | null> => {
-    if (s.plain) return s.v;
-    if (s.viaStore) return s.viaStore;
+    if (s.viaStore) {
+      const r = await s.viaStore;
+      return r && moves.apply(r, async () => (await findNote(repo.objects, (await store.readCommit(r.id)).tree, r.writtenAt))?.blob);
+    }
+    const v = await moves.apply(s.v, noteBlob(s));
+    if (s.plain) return v;
     if (s.blob) readBlobs?.set(s.v.id, s.blob);
-    return interpretNote(s.v, s.data!, maxBytes);
+    return interpretNote(v, s.data!, maxBytes);
   };
   /** Waits until the oldest slot is answered. */
   const head = async () => {
@@ -213,7 +231,15 @@ export async function* streamVersions(
       if (kind) {
         const target = trailers['Handoff-Target'];
         if (kind !== 'version' || !isObjectId(target)) return;
-        const v: Unread = { id, target, timestamp: Number(ct), branch: trailers['Handoff-Branch'] ?? null, native: false };
+        const v: Unread = {
+          id,
+          target,
+          writtenAt: target,
+          ...parseLineage(trailers),
+          timestamp: Number(ct),
+          branch: trailers['Handoff-Branch'] ?? null,
+          native: false,
+        };
         const s: Slot = { v, depth, tries: 0, answered: false, data: null, viaStore: null, plain: !wantNote(v) };
         slots.push(s);
         if (s.plain) s.answered = true;
@@ -223,7 +249,7 @@ export async function* streamVersions(
       if (parents.filter(Boolean).length > 1) return;
       // A native note: the store diffs the trees (rare; it costs what it always cost).
       const s: Slot = {
-        v: { id, target: '', timestamp: Number(ct), branch: null, native: false },
+        v: { id, target: '', writtenAt: '', continues: null, beside: [], timestamp: Number(ct), branch: null, native: false },
         depth,
         tries: 0,
         answered: true,
@@ -268,59 +294,5 @@ export async function* streamVersions(
   }
 }
 
-const isRead = (v: StreamedVersion | Unread): v is StreamedVersion => 'valid' in v;
-
-/**
- * `HandoffStore.select` over the streamed history (see there for the rules: a branch's
- * versions and the invalid notes that name no branch; every version when the branch has
- * none), for listings that read the whole history.
- */
-export async function selectStreamed(repo: Repo, sel: Selection): Promise<{ versions: AsyncGenerator<StreamedVersion>; fallback: () => boolean }> {
-  let fallback = false;
-  const store = new HandoffStore(repo);
-  async function* all(tip: string, except?: Set<string>): AsyncGenerator<StreamedVersion> {
-    for await (const v of streamVersions(repo, tip)) if (isRead(v) && !except?.has(v.id)) yield v;
-  }
-  async function* gen(): AsyncGenerator<StreamedVersion> {
-    const tip = await store.tip();
-    if (!tip) {
-      fallback = true;
-      return;
-    }
-    if (sel.all) {
-      yield* all(tip);
-      return;
-    }
-    const want = sel.branch ?? null;
-    const index = await store.branchIndex(tip);
-    if (index && !index.branches.includes(want) && index.unplaced === 0) {
-      fallback = true;
-      yield* all(tip);
-      return;
-    }
-    let any = false;
-    const unplaced = new Set<string>();
-    const branches: (string | null)[] = [];
-    let unplacedAnywhere = 0;
-    for await (const v of streamVersions(repo, tip, (u) => u.branch === want)) {
-      const b = v.branch ?? null;
-      if (!branches.includes(b)) branches.push(b);
-      const isUnplaced = v.native && isRead(v) && !v.valid && v.handoff.branch === undefined;
-      if (isUnplaced) unplacedAnywhere++;
-      // (`branch` undefined: a native note that could not be read; it matches no branch)
-      if (v.branch === want && isRead(v)) {
-        any = true;
-        yield v;
-      } else if (isUnplaced && isRead(v)) {
-        unplaced.add(v.id);
-        yield v;
-      }
-    }
-    if (!index) writeBranchIndex(repo, { tip, branches, unplaced: unplacedAnywhere });
-    if (!any) {
-      fallback = true;
-      yield* all(tip, unplaced);
-    }
-  }
-  return { versions: gen(), fallback: () => fallback };
-}
+/** Whether a streamed version came with its note read. */
+export const isRead = (v: StreamedVersion | Unread): v is StreamedVersion => 'valid' in v;

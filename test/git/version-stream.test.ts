@@ -3,14 +3,16 @@
  * history that grows from flat to fanned out (past 256 notes), with native notes, a version
  * whose note is not in its tree, a version that keeps an earlier note, bookkeeping and merge
  * commits and equal commit times, it yields what `HandoffStore.versions()` + `read()` yield,
- * in the same order, and its selections are `HandoffStore.select`'s.
+ * in the same order, and its selections are `VersionReader.select`'s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { TestRepo, isolatedEnv } from '../helpers/repo.js';
 import { Repo } from '../../src/git/repo.js';
 import { HandoffStore, type Selection } from '../../src/git/handoff-store.js';
-import { selectStreamed, streamVersions } from '../../src/git/version-stream.js';
+import { streamVersions } from '../../src/git/version-stream.js';
+import { VersionReader } from '../../src/history/reader.js';
+import { selectBulk } from '../../src/history/bulk.js';
 
 const saved = { ...process.env };
 beforeAll(() => {
@@ -69,8 +71,8 @@ function build(): { repo: TestRepo; targets: string[] } {
   return { repo, targets };
 }
 
-const strip = <T extends { commit?: unknown }>(v: T) => {
-  const { commit: _, ...rest } = v;
+const strip = <T extends { commit?: unknown; blob?: unknown }>(v: T) => {
+  const { commit: _, blob: __, ...rest } = v;
   return rest;
 };
 
@@ -144,21 +146,20 @@ describe('the bulk version reader', () => {
     }
   });
 
-  it('selects as HandoffStore.select does, and stops cleanly when the reader stops early', async () => {
+  it('selects as VersionReader.select does, and stops cleanly when the reader stops early', async () => {
     for (const sel of [{ all: true }, { branch: 'main' }, { branch: 'other' }, { branch: 'none-yet' }, { branch: null }] as Selection[]) {
       const r = await Repo.discover(repo.dir);
       try {
-        const store = new HandoffStore(r);
-        const a = await store.select(sel);
+        const a = await new VersionReader(r).select(sel);
         const expected = [];
         for await (const v of a.versions) expected.push(strip(v));
-        const b = await selectStreamed(r, sel);
+        const b = await selectBulk(r, sel);
         const got = [];
         for await (const v of b.versions) got.push(v);
         expect({ sel, ids: got.map((v) => v.id) }).toEqual({ sel, ids: expected.map((v) => v.id) });
         expect(got).toEqual(expected);
         expect(b.fallback()).toBe(a.fallback());
-        const c = await selectStreamed(r, sel);
+        const c = await selectBulk(r, sel);
         let k = 0;
         for await (const _ of c.versions) if (++k === 3) break;
         expect(k).toBe(Math.min(3, expected.length));

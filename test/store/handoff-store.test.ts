@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { HandoffStore } from '../../src/git/handoff-store.js';
+import { VersionReader } from '../../src/history/reader.js';
 import { NOTES_REF } from '../../src/git/repo.js';
 import { findNote, listNotes, setNote, writePath } from '../../src/git/notes-tree.js';
 import { EMPTY_TREE_OID, parseCommit, parseTrailers, serializeCommit, type Signature } from '../../src/git/objects.js';
@@ -14,9 +15,11 @@ const ids = (): Identities => ({ author: sig(), committer: sig() });
 
 let repo: MemoryRepo;
 let store: HandoffStore;
+let reader: VersionReader;
 beforeEach(async () => {
   repo = await MemoryRepo.create();
   store = new HandoffStore(repo.asRepo());
+  reader = new VersionReader(repo.asRepo());
 });
 
 /** Our way: a version commit through HandoffStore.commit. */
@@ -134,7 +137,7 @@ describe('versions, latest, resolve', () => {
     const r = await store.read(vs[1]);
     expect(r).toMatchObject({ valid: true, branch: 'main', handoff: { summary: 'native a', branch: 'main' } });
     expect((await store.read(vs[0])).branch).toBeNull();
-    expect((await store.latest({ branch: 'main' })).version?.id).toBe(n1);
+    expect((await reader.latest({ branch: 'main' })).version?.id).toBe(n1);
   });
 
   it('finds the latest version of the current branch, else the newest overall', async () => {
@@ -142,13 +145,13 @@ describe('versions, latest, resolve', () => {
     const m1 = await writeVersion(t, 'summary: main one\n', 'main');
     const f1 = await writeVersion(t, 'summary: feature one\n', 'feature');
     const d1 = await writeVersion(t, 'summary: detached\n', null);
-    expect((await store.latest({ branch: 'main' })).version?.id).toBe(m1);
-    expect((await store.latest({ branch: 'feature' })).version?.id).toBe(f1);
-    expect((await store.latest({ branch: null })).version?.id).toBe(d1);
-    const other = await store.latest({ branch: 'nobody' });
+    expect((await reader.latest({ branch: 'main' })).version?.id).toBe(m1);
+    expect((await reader.latest({ branch: 'feature' })).version?.id).toBe(f1);
+    expect((await reader.latest({ branch: null })).version?.id).toBe(d1);
+    const other = await reader.latest({ branch: 'nobody' });
     expect(other).toMatchObject({ fallback: true });
     expect(other.version?.id).toBe(d1);
-    expect((await store.latest({ all: true })).version?.id).toBe(d1);
+    expect((await reader.latest({ all: true })).version?.id).toBe(d1);
   });
 
   it('skips an invalid version on the way to the latest valid one', async () => {
@@ -156,7 +159,7 @@ describe('versions, latest, resolve', () => {
     const good = await writeVersion(t, 'summary: good\n');
     const bad = await writeVersion(t, 'summary: [not, a, string]\n');
     const worse = await writeVersion(t, 'summary: "unterminated\n');
-    const r = await store.latest({ branch: 'main' });
+    const r = await reader.latest({ branch: 'main' });
     expect(r.version?.id).toBe(good);
     expect(r.skipped.map((s) => s.id)).toEqual([worse, bad]);
     expect(r.skipped[0].problems[0]).toMatch(/invalid YAML/);
@@ -168,13 +171,13 @@ describe('versions, latest, resolve', () => {
     const vs: string[] = [];
     for (const n of [0, 1, 2, 3]) vs.push(await writeVersion(t, `summary: v${n}\n`));
     const sel = { branch: 'main' };
-    expect((await store.resolve(vs[1], sel)).id).toBe(vs[1]);
-    expect((await store.resolve(vs[2].slice(0, 10).toUpperCase(), sel)).id).toBe(vs[2]);
-    expect((await store.resolve('~0', sel)).id).toBe(vs[3]);
-    expect((await store.resolve('~3', sel)).id).toBe(vs[0]);
-    await expect(store.resolve('~4', sel)).rejects.toThrow(/no version ~4/);
-    await expect(store.resolve('0000000', sel)).rejects.toThrow(/no version matches/);
-    await expect(store.resolve('HEAD', sel)).rejects.toThrow(/not a version name/);
+    expect((await reader.resolve(vs[1], sel)).id).toBe(vs[1]);
+    expect((await reader.resolve(vs[2].slice(0, 10).toUpperCase(), sel)).id).toBe(vs[2]);
+    expect((await reader.resolve('~0', sel)).id).toBe(vs[3]);
+    expect((await reader.resolve('~3', sel)).id).toBe(vs[0]);
+    await expect(reader.resolve('~4', sel)).rejects.toThrow(/no version ~4/);
+    await expect(reader.resolve('0000000', sel)).rejects.toThrow(/no version matches/);
+    await expect(reader.resolve('HEAD', sel)).rejects.toThrow(/not a version name/);
     // an ambiguous prefix: find two ids sharing a first character
     const byFirst = new Map<string, string[]>();
     for (const v of vs) byFirst.set(v[0], [...(byFirst.get(v[0]) ?? []), v]);
@@ -182,7 +185,7 @@ describe('versions, latest, resolve', () => {
     if (shared) {
       let p = 1;
       while (shared[0].slice(0, p + 1) === shared[1].slice(0, p + 1)) p++;
-      if (p >= 4) await expect(store.resolve(shared[0].slice(0, p), sel)).rejects.toThrow(/ambiguous/);
+      if (p >= 4) await expect(reader.resolve(shared[0].slice(0, p), sel)).rejects.toThrow(/ambiguous/);
     }
   });
 

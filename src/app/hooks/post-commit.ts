@@ -5,7 +5,7 @@
  */
 import type { Repo } from '../../git/repo.js';
 import { withRepo } from '../repository.js';
-import { HandoffStore } from '../../git/handoff-store.js';
+import { VersionReader } from '../../history/reader.js';
 import type { Commit } from '../../git/objects.js';
 import { readCommit } from '../../git/read-objects.js';
 import { countChangedFiles } from '../../git/tree-diff.js';
@@ -19,8 +19,6 @@ import { healedLine } from './post-merge.js';
 
 /** How far back the first-commit rule looks for the boundary before going by dates. */
 const WALK_LIMIT = 200;
-/** How many notes commits it reads looking for the current branch's latest version. */
-const NOTES_WALK_LIMIT = 500;
 
 const REASONS: Record<string, string> = {
   'first-commit': 'the first commit since the last handoff',
@@ -76,7 +74,7 @@ export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
 async function firstSinceBoundary(repo: Repo, commit: Commit, amendedFrom: string | null): Promise<boolean> {
   const session = currentSession(readSessions(repo.gitDir), process.env.HANDOFF_SESSION_ID);
   const live = session?.started_head ? session : null;
-  const version = await new HandoffStore(repo).latestInfo(repo.headBranch(), NOTES_WALK_LIMIT);
+  const { version } = await new VersionReader(repo).latest({ branch: repo.headBranch() });
   if (!version && !live) return false;
   const stops = new Set<string>();
   if (version) stops.add(version.target);

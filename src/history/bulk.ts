@@ -1,0 +1,50 @@
+/**
+ * The reader's listing (`VersionReader.select`) over the streamed history
+ * (../git/version-stream.ts: one `git log`, one `git cat-file --batch`), for listings that
+ * read the whole history (`log`): the same versions in the same order, the heads together.
+ */
+import type { Repo } from '../git/repo.js';
+import { writeBranchIndex } from '../git/branch-index.js';
+import { isRead, streamVersions, type StreamedVersion } from '../git/version-stream.js';
+import { VersionReader, type Latest, type Selection } from './reader.js';
+
+export async function selectBulk(
+  repo: Repo,
+  sel: Selection,
+): Promise<{ versions: AsyncGenerator<StreamedVersion>; fallback: () => boolean; latest: () => Promise<Latest> }> {
+  const reader = new VersionReader(repo);
+  let picked: Promise<Latest> | null = null;
+  const latest = () => (picked ??= reader.latest(sel));
+  let fallback = false;
+  async function* gen(): AsyncGenerator<StreamedVersion> {
+    const l = await latest();
+    fallback = l.fallback;
+    const tip = await reader.store.tip();
+    if (!tip) return;
+    const first = [...(l.version ? [l.version] : []), ...l.diverged];
+    const shown = new Set(first.map((v) => v.id));
+    const heads = first.map(({ commit: _, blob: __, ...v }) => v);
+    let placed = false;
+    const want = sel.branch ?? null;
+    const wide = sel.all || l.fallback;
+    const branches: (string | null)[] = [];
+    let unplacedAnywhere = 0;
+    for await (const v of streamVersions(repo, tip, wide ? () => true : (u) => u.branch === want)) {
+      const b = v.branch ?? null;
+      if (!branches.includes(b)) branches.push(b);
+      const unplaced = v.native && isRead(v) && !v.valid && v.handoff.branch === undefined;
+      if (unplaced) unplacedAnywhere++;
+      if (shown.has(v.id)) {
+        if (!placed) yield* heads;
+        placed = true;
+        continue;
+      }
+      if (!isRead(v)) continue;
+      // (`branch` undefined: a native note that could not be read; it matches no branch)
+      if (wide || (v.branch !== undefined && b === want) || unplaced) yield v;
+    }
+    if (!placed) yield* heads;
+    if (!wide) writeBranchIndex(repo, { tip, branches, unplaced: unplacedAnywhere });
+  }
+  return { versions: gen(), fallback: () => fallback, latest };
+}
