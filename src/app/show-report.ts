@@ -8,6 +8,21 @@ import type { ShowResult } from './show.js';
 import { movedByRewrite, movedLine } from '../core/rewrite.js';
 import { plainPainter, renderBookmark, type Painter } from '../core/bookmark.js';
 import { foreignPreface, provenanceJson } from '../core/provenance.js';
+import { heldBeyond, type HeldField } from '../core/lineage.js';
+import type { ReadVersion } from '../git/handoff-store.js';
+
+/** What `show --json` says of a head beside the shown one: who wrote it, where, what it holds that the shown one does not. */
+function divergedJson(shown: ReadVersion, d: ReadVersion) {
+  return {
+    version: d.id,
+    target: d.target,
+    date: typeof d.handoff.date === 'string' ? d.handoff.date : new Date(d.timestamp * 1000).toISOString(),
+    session_id: typeof d.handoff.session_id === 'string' ? d.handoff.session_id : null,
+    holds: heldBeyond(shown.handoff, d.handoff),
+  };
+}
+
+const HELD_NAMES: Record<HeldField, string> = { ask_user: 'ask_user', pending_questions: 'pending question', guards: 'guard', notes: 'note' };
 
 export function showJson(r: ShowResult) {
   if (!r.version) return { ok: true, handoff: null, due: false };
@@ -21,6 +36,8 @@ export function showJson(r: ShowResult) {
     age_days: r.ageDays,
     due: r.due !== null,
     due_reason: r.due,
+    continues: r.version.continues ?? [],
+    diverged: r.diverged?.length ? r.diverged.map((d) => divergedJson(r.version!, d)) : false,
     handoff: r.version.handoff,
   };
 }
@@ -36,12 +53,9 @@ export function notices(r: ShowResult): string[] {
     const where = r.currentBranch ? `branch ${r.currentBranch}` : 'this detached HEAD';
     out.push(`no handoff on ${where} yet; showing the newest one${r.version.branch ? ` (from ${r.version.branch})` : ''}`);
   }
-  for (const d of r.diverged ?? []) {
-    const head = typeof d.handoff.head === 'string' ? d.handoff.head.slice(0, 7) : d.target.slice(0, 7);
-    const when = typeof d.handoff.date === 'string' ? d.handoff.date : new Date(d.timestamp * 1000).toISOString();
-    out.push(
-      `two sessions diverged: version ${d.id.slice(0, 12)} (${when}, on ${head}) was written alongside this one and neither continues the other's work; the later by date is shown; see 'git handoff log'`,
-    );
+  if (r.version && r.diverged?.length) {
+    const ids = [r.version, ...r.diverged].map((v) => v.id.slice(0, 12)).join(',');
+    for (const d of r.diverged) out.push(divergedLine(r.version, d, ids));
   }
   if (r.version && r.noteCopies) out.push(copiesLine(r.version.target, r.noteCopies));
   const moved = r.version ? movedByRewrite(r.version.handoff, r.version.target) : null;
@@ -82,4 +96,18 @@ export const FIRST_RUN_LINE = "no handoff yet; write the first with: git handoff
 export function bookmarkText(r: ShowResult, paint: Painter = plainPainter): string | null {
   if (!r.version) return null;
   return renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: notices(r) }, paint);
+}
+
+/** The one line a divergence gets: the other head, its session and commit, what it holds that the shown one does not, and the write that joins them. */
+function divergedLine(shown: ReadVersion, d: ReadVersion, ids: string): string {
+  const j = divergedJson(shown, d);
+  const session = (v: ReadVersion) => (typeof v.handoff.session_id === 'string' ? `session ${v.handoff.session_id.slice(0, 40)}, ` : '');
+  const held = (Object.entries(j.holds) as [HeldField, string[]][]).map(
+    ([f, items]) =>
+      `${items.length} ${HELD_NAMES[f]}${items.length === 1 || f === 'ask_user' ? '' : 's'} (${items.map((x) => `'${x.length > 40 ? `${x.slice(0, 39)}…` : x}'`).join(', ')})`,
+  );
+  return (
+    `two sessions diverged: version ${d.id.slice(0, 12)} (${session(d)}on ${d.target.slice(0, 7)}, ${j.date}) and this one (${session(shown)}on ${shown.target.slice(0, 7)}): ` +
+    `neither continues the other${held.length ? `; it holds what this one does not: ${held.join('; ')}` : ''}; join them with 'git handoff write --continue ${ids}'`
+  );
 }

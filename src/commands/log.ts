@@ -33,6 +33,8 @@ export interface LogRow {
   session_id: string | null;
   status: string | null;
   summary: string | null;
+  /** the versions it continues (docs/format.md "Lineage"); [] for a first version or one written before lineage */
+  continues: string[];
   author: { name: string; email: string };
   origin: string | null;
   signature: string;
@@ -48,7 +50,10 @@ const flat = (x: unknown) => x === null || typeof x === 'string' || typeof x ===
  */
 export function jsonRow(r: LogRow): string {
   const j = JSON.stringify;
-  if (!(flat(r.version) && flat(r.target) && flat(r.date) && flat(r.valid) && flat(r.session_id) && flat(r.status) && flat(r.summary) && flat(r.origin))) {
+  if (
+    !(flat(r.version) && flat(r.target) && flat(r.date) && flat(r.valid) && flat(r.session_id) && flat(r.status) && flat(r.summary) && flat(r.origin)) ||
+    !r.continues.every(flat)
+  ) {
     return jsonVisible(JSON.stringify(r, null, 2).replace(/\n/g, '\n    '));
   }
   return jsonVisible(`{
@@ -59,6 +64,7 @@ export function jsonRow(r: LogRow): string {
       "session_id": ${j(r.session_id)},
       "status": ${j(r.status)},
       "summary": ${j(r.summary)},
+      "continues": ${r.continues.length ? `[\n        ${r.continues.map((c) => j(c)).join(',\n        ')}\n      ]` : '[]'},
       "author": {
         "name": ${j(r.author.name)},
         "email": ${j(r.author.email)}
@@ -110,6 +116,7 @@ export const command: CommandModule = {
             session_id: v.handoff.session_id ?? null,
             status: v.handoff.status ?? null,
             summary: v.handoff.summary ?? null,
+            continues: v.continues ?? [],
             ...provenanceJson(provenance),
           };
           out.write(`${n > 1 ? ',' : ''}\n    ${jsonRow(row)}`);

@@ -52,6 +52,8 @@ export function divergedSessions(relay = false): { repo: FleetRepo; earlier: str
 export function movedByAmend(): { repo: TestRepo; before: string; after: string } {
   const repo = TestRepo.init();
   repo.commit('feat: start', { 'a.txt': 'a\n' });
+  // a version before it, so that diff has two to compare (git's copy on amend moves a version, it makes none)
+  writeVersion(repo, 'parser started');
   const before = repo.commit('feat: parser', { 'b.txt': 'b\n' });
   writeVersion(repo, 'parser done');
   repo.git('config', 'notes.rewriteRef', 'refs/notes/handoff');

@@ -22,12 +22,13 @@ describe('log --json rows', () => {
       session_id: maybe,
       status: maybe,
       summary: maybe,
+      continues: fc.array(text, { maxLength: 3 }),
       author: fc.record({ name: text, email: text }),
       origin: maybe,
       signature: fc.constantFrom('verified', 'unsigned', 'bad'),
       signer: text,
     },
-    { requiredKeys: ['version', 'target', 'date', 'valid', 'session_id', 'status', 'summary', 'author', 'origin', 'signature'] },
+    { requiredKeys: ['version', 'target', 'date', 'valid', 'session_id', 'status', 'summary', 'continues', 'author', 'origin', 'signature'] },
   );
 
   it('are the bytes of JSON.stringify(row, null, 2), indented', () => {
@@ -48,6 +49,7 @@ describe('log --json rows', () => {
       session_id: null,
       status: null,
       summary: ['x'],
+      continues: [],
       author: { name: 'a', email: 'e' },
       origin: 'local',
       signature: 'unsigned',
