@@ -62,9 +62,13 @@ describe('show, log, diff over versions on several branches', () => {
       'age_days',
       'due',
       'due_reason',
+      'continues',
+      'diverged',
       'handoff',
     ]);
-    expect(r.json).toMatchObject({ ok: true, version: v.m3, target: repo.head(), due: false, due_reason: null });
+    expect(r.json).toMatchObject({ ok: true, version: v.m3, target: repo.head(), due: false, due_reason: null, diverged: false });
+    // m3 patched main's head, m2 (the feature's version beside it is another branch's)
+    expect(r.json.continues).toEqual([v.m2]);
     expect(r.json.date).toMatch(/^2026-01-01T\d\d:\d\d:\d\dZ$/);
     expect(r.json.date).toBe(r.json.handoff.date);
     expect(typeof r.json.stale).toBe('boolean');
@@ -120,7 +124,19 @@ describe('show, log, diff over versions on several branches', () => {
   it('log --json has exactly the documented shape', () => {
     const r = handoff(repo, ['log', '--json', '-n', '1']);
     expect(Object.keys(r.json)).toEqual(['ok', 'versions']);
-    expect(Object.keys(r.json.versions[0])).toEqual(['version', 'target', 'date', 'valid', 'session_id', 'status', 'summary', 'author', 'origin', 'signature']);
+    expect(Object.keys(r.json.versions[0])).toEqual([
+      'version',
+      'target',
+      'date',
+      'valid',
+      'session_id',
+      'status',
+      'summary',
+      'continues',
+      'author',
+      'origin',
+      'signature',
+    ]);
     expect(r.json.versions[0]).toMatchObject({ version: v.m3, target: repo.head(), valid: true, session_id: null, status: 'active', summary: 'main three' });
   });
 
