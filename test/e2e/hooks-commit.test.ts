@@ -169,7 +169,22 @@ describe('due and due_reason (show)', () => {
     s = handoff(repo, ['show', '--json']).json;
     expect(s.due).toBe(true);
     expect(s.due_reason).toEqual({ rule: 'commit-since-handoff', commit: c.head });
-    expect(Object.keys(s)).toEqual(['ok', 'version', 'target', 'date', 'stale', 'age_days', 'due', 'due_reason', 'continues', 'diverged', 'handoff']);
+    expect(Object.keys(s)).toEqual([
+      'ok',
+      'version',
+      'target',
+      'date',
+      'author',
+      'origin',
+      'signature',
+      'stale',
+      'age_days',
+      'due',
+      'due_reason',
+      'continues',
+      'diverged',
+      'handoff',
+    ]);
     expect(handoff(repo, ['show']).stdout).toContain(`a handoff is due: commit ${c.head.slice(0, 7)} was made since this one`);
     handoff(repo, ['write', '--summary', 'second']);
     expect(handoff(repo, ['show', '--json']).json).toMatchObject({ due: false, due_reason: null });

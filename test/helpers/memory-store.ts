@@ -86,6 +86,11 @@ export class MemoryRepo {
     return v === undefined ? fallback : Number(v);
   }
 
+  async configBool(key: string, fallback = false): Promise<boolean> {
+    const v = this.config.get(key);
+    return v === undefined ? fallback : ['true', 'yes', 'on', '1'].includes(v.toLowerCase());
+  }
+
   async configGet(key: string): Promise<string | undefined> {
     return this.config.get(key);
   }
