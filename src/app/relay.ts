@@ -91,9 +91,9 @@ export interface Candidate {
  */
 export async function relayCandidate(repo: Repo): Promise<Candidate | string> {
   if (!repo.workTree) return 'a bare repository has no work tree to relay into';
-  const reader = new VersionReader(repo);
-  const store = reader.store;
-  const picked = await reader.latest({ branch: repo.headBranch() });
+  const versions = new VersionReader(repo);
+  const store = versions.store;
+  const picked = await versions.latest({ branch: repo.headBranch() });
   const { version, fallback } = picked;
   if (!version || fallback) return 'no handoff on this branch';
   const request = await relayRequest(store, version, version.branch ?? null);
