@@ -109,6 +109,10 @@ export class TransitionRefused extends Refused {
 export class PolicyNotApproved extends Refused {
   static override code = 'PolicyNotApproved';
 }
+/** An age identity or recipient list that cannot be used: missing, unsafe mode, not age's format (docs/privacy.md). */
+export class KeyProblem extends Refused {
+  static override code = 'KeyProblem';
+}
 export class NoRemote extends Refused {
   static override code = 'NoRemote';
 }

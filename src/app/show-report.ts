@@ -38,6 +38,8 @@ export function showJson(r: ShowResult) {
     due_reason: r.due,
     continues: r.version.continues ?? [],
     diverged: r.diverged?.length ? r.diverged.map((d) => divergedJson(r.version!, d)) : false,
+    visibility: r.version.visibility,
+    readable: r.version.readable,
     handoff: r.version.handoff,
   };
 }
@@ -48,7 +50,10 @@ export function notices(r: ShowResult): string[] {
   // Whose words these are comes first: everything below is that person's text.
   const foreign = r.provenance ? foreignPreface(r.provenance) : null;
   if (foreign) out.push(foreign);
-  for (const s of r.skipped) out.push(`warning: skipped version ${s.id.slice(0, 12)}: not a valid handoff (${s.problems[0]})`);
+  for (const s of r.skipped)
+    out.push(
+      s.sealed ? `version ${s.id.slice(0, 12)}: ${s.problems[0]}` : `warning: skipped version ${s.id.slice(0, 12)}: not a valid handoff (${s.problems[0]})`,
+    );
   if (r.fallback && r.version) {
     const where = r.currentBranch ? `branch ${r.currentBranch}` : 'this detached HEAD';
     out.push(`no handoff on ${where} yet; showing the newest one${r.version.branch ? ` (from ${r.version.branch})` : ''}`);

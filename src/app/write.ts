@@ -25,6 +25,8 @@ import { readTaskBoard } from './mid-task.js';
 import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch } from '../errors.js';
 import { requireWorkTree } from './repository.js';
 import { applyFlags, isObj, mergeDocument, patchSettings, quoteList, type Obj, type WriteFlags } from './write-patch.js';
+import { encryptArmored, VISIBILITIES, type Visibility } from '../core/age.js';
+import { recipientsFor } from '../git/note-keys.js';
 
 export { LIST_FIELDS, type ListField, type WriteFlags } from './write-patch.js';
 
@@ -46,6 +48,8 @@ export interface WriteRequest {
   shown?: string | null;
   /** `--continue A,B`: the versions this write joins (their lists merged into the first one's document) */
   continues?: string[];
+  /** who may read the version (docs/privacy.md); default `handoff.visibility`, else shared */
+  visibility?: Visibility;
 }
 
 export interface WriteResult {
@@ -60,6 +64,9 @@ export interface WriteResult {
   changes: WriteChanges;
   /** one line each, for stderr: unknown fields, what a list replacement dropped */
   warnings: string[];
+  visibility: Visibility;
+  /** how many public keys the note is encrypted to (0 for a shared one) */
+  recipients: number;
 }
 
 function refuseProblems(problems: { field: string; message: string }[]): never {
@@ -116,6 +123,10 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   const shownId = req.shown ?? (typeof record?.shown_version === 'string' ? record.shown_version : null);
   const shown = !isPatch && !joined && shownId ? await reader.byId(shownId) : null;
   const [pid, hashes] = await pending;
+  // Who may read it: the recipients are known (or refused) before anything is written, dry run too.
+  const visibility = req.visibility ?? (await configuredVisibility(repo));
+  const recipients = visibility === 'shared' ? [] : await recipientsFor(repo, visibility);
+  const sealed = { visibility, recipients: recipients.length };
 
   const plan = async (latest: Latest): Promise<Plan> => {
     const bases = joined ?? (shown ? [shown] : latest.version ? [latest.version] : []);
@@ -173,6 +184,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
       heads.length === 1 &&
       prev.id === heads[0].id &&
       prev.target === facts.head &&
+      prev.visibility === visibility &&
       sameContent(prev.handoff, handoff) &&
       carriesTrailers(prev, req.trailers);
     const lineage = lineageTrailers(
@@ -195,6 +207,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     previous: p.prev!.id,
     changes: p.changes,
     warnings: p.warnings,
+    ...sealed,
   });
   if (planned.unchanged) return unchangedResult(planned);
   if (req.dryRun) {
@@ -209,6 +222,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
       previous: p.prev?.id ?? null,
       changes: p.changes,
       warnings: p.warnings,
+      ...sealed,
     };
   }
 
@@ -224,11 +238,19 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
         plannedAt = tip;
       }
       if (planned.unchanged) return null;
-      const blob = await repo.objects.write('blob', Buffer.from(planned.yaml, 'utf8'));
+      // The secret scan read the plaintext; an encrypted note is stored as an armoured age file only.
+      const stored = recipients.length ? await encryptArmored(planned.yaml, recipients) : planned.yaml;
+      const blob = await repo.objects.write('blob', Buffer.from(stored, 'utf8'));
       return {
         tree: await setNote(repo.objects, root, facts.head, blob),
-        subject: subjectOf(facts, planned.handoff),
-        trailers: { 'Handoff-Target': facts.head, ...(facts.branch ? { 'Handoff-Branch': facts.branch } : {}), ...planned.lineage, ...req.trailers },
+        subject: recipients.length ? subjectOf(facts, null) : subjectOf(facts, planned.handoff),
+        trailers: {
+          'Handoff-Target': facts.head,
+          ...(facts.branch ? { 'Handoff-Branch': facts.branch } : {}),
+          ...(recipients.length ? { 'Handoff-Visibility': visibility } : {}),
+          ...planned.lineage,
+          ...req.trailers,
+        },
       };
     },
     ids,
@@ -248,7 +270,16 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     previous: p.prev?.id ?? null,
     changes: p.changes,
     warnings: p.warnings,
+    ...sealed,
   };
+}
+
+/** `handoff.visibility`: shared (the default), team or private; another value is refused naming the three. */
+async function configuredVisibility(repo: Repo): Promise<Visibility> {
+  const v = (await repo.configGet('handoff.visibility'))?.trim().toLowerCase();
+  if (v === undefined || v === '') return 'shared';
+  if (!(VISIBILITIES as readonly string[]).includes(v)) throw new InvalidInput(`handoff.visibility '${v}' is not shared, team or private`);
+  return v as Visibility;
 }
 
 /** What a write would append, decided on one tip of the history. */
@@ -264,8 +295,9 @@ interface Plan {
   warnings: string[];
 }
 
-/** The commit subject, for people: the commit, the branch, the summary's first line. */
-function subjectOf(facts: HeadFacts, handoff: Handoff): string {
+/** The commit subject, for people: the commit, the branch, the summary's first line (`(encrypted)` for an encrypted version: null). */
+function subjectOf(facts: HeadFacts, handoff: Handoff | null): string {
+  if (!handoff) return `handoff ${facts.head.slice(0, 7)}${facts.branch ? ` on ${facts.branch}` : ''}: (encrypted)`;
   // Control characters (a YAML "\0" escape) are fine in the note but not in a commit
   // message: git fsck --strict rejects a NUL there.
   const summaryLine = (handoff.summary ?? '')

@@ -39,6 +39,8 @@ export interface LogRow {
   origin: string | null;
   signature: string;
   signer?: string;
+  visibility: string;
+  readable: boolean;
 }
 
 const flat = (x: unknown) => x === null || typeof x === 'string' || typeof x === 'boolean';
@@ -51,7 +53,18 @@ const flat = (x: unknown) => x === null || typeof x === 'string' || typeof x ===
 export function jsonRow(r: LogRow): string {
   const j = JSON.stringify;
   if (
-    !(flat(r.version) && flat(r.target) && flat(r.date) && flat(r.valid) && flat(r.session_id) && flat(r.status) && flat(r.summary) && flat(r.origin)) ||
+    !(
+      flat(r.version) &&
+      flat(r.target) &&
+      flat(r.date) &&
+      flat(r.valid) &&
+      flat(r.session_id) &&
+      flat(r.status) &&
+      flat(r.summary) &&
+      flat(r.origin) &&
+      flat(r.visibility) &&
+      flat(r.readable)
+    ) ||
     !r.continues.every(flat)
   ) {
     return jsonVisible(JSON.stringify(r, null, 2).replace(/\n/g, '\n    '));
@@ -75,7 +88,9 @@ export function jsonRow(r: LogRow): string {
           ? ''
           : `,
       "signer": ${j(r.signer)}`
-      }
+      },
+      "visibility": ${j(r.visibility)},
+      "readable": ${j(r.readable)}
     }`);
 }
 
@@ -118,11 +133,17 @@ export const command: CommandModule = {
             summary: v.handoff.summary ?? null,
             continues: v.continues ?? [],
             ...provenanceJson(provenance),
+            visibility: v.visibility,
+            readable: v.readable,
           };
           out.write(`${n > 1 ? ',' : ''}\n    ${jsonRow(row)}`);
           continue;
         }
         const head = `${p.warn(v.id.slice(0, 12))} ${p.dim(date.replace('T', ' ').replace('Z', ''))}`;
+        if (v.sealed) {
+          out.write(`${head} ${v.target.slice(0, 7)} (${visibleText(v.problems[0] ?? '')})\n`);
+          continue;
+        }
         if (!v.valid) {
           out.write(`${head} ${v.target.slice(0, 7)} (invalid: ${visibleText(v.problems[0] ?? '')})\n`);
           continue;

@@ -26,7 +26,11 @@ function listFlags(v: Record<string, unknown>, op: 'add' | 'remove'): Partial<Re
 }
 
 /** Options that say how to write, not what: given alone with no input, there is nothing to write. */
-const HOW_NOT_WHAT = new Set(['file', 'patch', 'strict', 'dry-run', 'json', 'help']);
+/** How a written version is sealed, for the line that names it. */
+const sealedLine = (r: WriteResult) =>
+  r.visibility === 'shared' ? '' : `, ${r.visibility}: encrypted for ${r.recipients} reader${r.recipients === 1 ? '' : 's'}`;
+
+const HOW_NOT_WHAT = new Set(['file', 'patch', 'strict', 'dry-run', 'json', 'help', 'private', 'team', 'shared']);
 
 /** The one line under "wrote version": what changed against the version before. */
 function changeLine(r: WriteResult): string {
@@ -81,6 +85,9 @@ export const command: CommandModule = {
       patch: { type: 'boolean', describe: "merge the document's fields onto the latest version instead of replacing the whole handoff (null removes a field)" },
       strict: { type: 'boolean', describe: 'refuse unknown fields instead of warning (also handoff.strict=true)' },
       relay: { type: 'boolean', describe: "mark this version as handing over to a new session ('git handoff relay')" },
+      private: { type: 'boolean', describe: 'encrypt with age to your own public keys (your identity and handoff.recipient); docs/privacy.md' },
+      team: { type: 'boolean', describe: 'encrypt with age to the readers in .handoff-recipients as committed at HEAD' },
+      shared: { type: 'boolean', describe: 'store it in the clear, readable by everyone who can fetch (the default unless handoff.visibility says otherwise)' },
       continue: {
         type: 'string',
         arg: 'A,B',
@@ -114,7 +121,10 @@ export const command: CommandModule = {
     }
     // an empty write would append a version whose only change is its session id
     const nothing = !input && Object.keys(v).every((k) => HOW_NOT_WHAT.has(k));
+    const chosen = (['private', 'team', 'shared'] as const).filter((k) => v[k]);
+    if (chosen.length > 1) throw new UsageError(`write: --${chosen[0]} and --${chosen[1]} cannot go together (a version has one visibility)`);
     const request = {
+      visibility: chosen[0],
       terminal: ctx.io.stdinIsTTY,
       input,
       inputName,
@@ -155,6 +165,7 @@ export const command: CommandModule = {
         version: r.version,
         target: r.target,
         unchanged: r.unchanged,
+        visibility: r.visibility,
         ...(r.dryRun ? { dry_run: true } : {}),
         ...(r.relay ? { relay: r.relay } : {}),
         changes: r.changes,
@@ -168,7 +179,7 @@ export const command: CommandModule = {
       ctx.io.out(`${changeLine(r)}\n`);
     } else {
       ctx.io.out(
-        `wrote version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ' (detached HEAD)'}${r.relay ? '; it asks for a relay' : ''}\n`,
+        `wrote version ${r.version!.slice(0, 12)} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ' (detached HEAD)'}${sealedLine(r)}${r.relay ? '; it asks for a relay' : ''}\n`,
       );
       ctx.io.out(`${changeLine(r)}\n`);
     }

@@ -17,6 +17,8 @@ import { ConcurrentWriters, LockHeld } from '../errors.js';
 import { readBranchIndex, writeBranchIndex, type BranchIndex } from './branch-index.js';
 import { isObjectId } from '../core/object-id.js';
 import { refLockHeld } from './ref-locks.js';
+import { isArmoredAge, recipientCount, type Visibility } from '../core/age.js';
+import { noteKeys, type NoteKeys } from './note-keys.js';
 import { signingWanted, writeSignedCommit } from './signing.js';
 
 export type HandoffKind = 'version' | 'receipt' | 'item' | 'policy' | 'merge' | 'repair';
@@ -57,6 +59,9 @@ export interface ReadVersion extends VersionInfo {
   problems: string[];
   handoff: Handoff;
   text: string | null;
+  visibility: Visibility;
+  readable: boolean;
+  sealed?: boolean;
 }
 
 /** Which versions a reader looks at (src/history/reader.ts). */
@@ -74,6 +79,18 @@ export interface NoteReading {
   problems: string[];
   handoff: Handoff;
   text: string | null;
+  /** `shared`, or `team`/`private` for a note encrypted with age (docs/privacy.md) */
+  visibility: Visibility;
+  /** false when the note is encrypted and this user's identity cannot decrypt it */
+  readable: boolean;
+  /** encrypted to others only: `problems[0]` is the one line that says so (not damage) */
+  sealed?: boolean;
+}
+
+/** The visibility a version's commit records (`Handoff-Visibility`); an encrypted note without one is `team`. */
+function encryptedVisibility(commit: Commit | undefined): Visibility {
+  const said = commit ? parseTrailers(commit.message)['Handoff-Visibility'] : undefined;
+  return said === 'private' ? 'private' : 'team';
 }
 
 /**
@@ -81,8 +98,38 @@ export interface NoteReading {
  * version-stream.ts): decoded, parsed, checked; the branch from the note when the commit
  * did not say it. An unreadable note is reported, never thrown.
  */
-export async function interpretNote<V extends { branch: string | null | undefined }>(v: V, data: Buffer, maxBytes: number): Promise<V & NoteReading> {
-  const bad = (problem: string, text: string | null = null) => ({ ...v, valid: false, problems: [problem], handoff: {}, text });
+export async function interpretNote<V extends { branch: string | null | undefined; commit?: Commit }>(
+  v: V,
+  data: Buffer,
+  maxBytes: number,
+  keys?: NoteKeys,
+): Promise<V & NoteReading> {
+  let visibility: Visibility = 'shared';
+  const bad = (problem: string, text: string | null = null, readable = true) => ({
+    ...v,
+    valid: false,
+    problems: [problem],
+    handoff: {},
+    text,
+    visibility,
+    readable,
+  });
+  // An encrypted note (docs/privacy.md) is decrypted here, the one place a note's bytes
+  // become a handoff, when the user's identity is one of its recipients.
+  if (isArmoredAge(data)) {
+    visibility = encryptedVisibility(v.commit);
+    const armored = data.toString('latin1');
+    const got = keys ? await keys.decrypt(armored) : ({ kind: 'not-for-you' } as const);
+    if ('kind' in got) {
+      if (got.kind === 'damaged') return bad(`the encrypted note cannot be read: ${got.reason}`, null, false);
+      const n = recipientCount(armored) ?? 0;
+      const who = v.commit ? v.commit.author.name : 'someone';
+      const when = v.commit ? new Date(v.commit.committer.timestamp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : 'an unknown date';
+      const where = v.branch === undefined ? '' : ` on ${v.branch ?? 'a detached HEAD'}`;
+      return { ...bad(`encrypted for ${n} reader${n === 1 ? '' : 's'}, not you; written by ${who}${where} at ${when}`, null, false), sealed: true };
+    }
+    data = Buffer.from(got.text, 'utf8');
+  }
   // The search for binary bytes is left to the notes the fast reader declines: it accepts
   // none (src/core/bytes.ts, decodeTextUnsearched); the answers are decodeText's.
   const decoded = decodeTextUnsearched(data, maxBytes);
@@ -104,7 +151,7 @@ export async function interpretNote<V extends { branch: string | null | undefine
   }
   const { handoff, problems } = checkStored(value);
   const branch = v.branch === undefined ? (typeof handoff.branch === 'string' ? handoff.branch : null) : v.branch;
-  return { ...v, branch, valid: problems.length === 0, problems: problems.map(String), handoff, text: decoded.text };
+  return { ...v, branch, valid: problems.length === 0, problems: problems.map(String), handoff, text: decoded.text, visibility, readable: true };
 }
 
 const MAX_CAS_ATTEMPTS = 100;
@@ -211,12 +258,21 @@ export class HandoffStore {
 
   /** Reads a version's note; an unreadable note is reported, never thrown. */
   async read(v: VersionInfo): Promise<ReadVersion> {
-    const bad = (problem: string, text: string | null = null): ReadVersion => ({ ...v, valid: false, problems: [problem], handoff: {}, text });
+    const bad = (problem: string, text: string | null = null): ReadVersion => ({
+      ...v,
+      valid: false,
+      problems: [problem],
+      handoff: {},
+      text,
+      visibility: 'shared',
+      readable: true,
+    });
     const note = await findNote(this.repo.objects, v.commit.tree, v.writtenAt);
     if (!note) return bad('the note is missing from this version');
     const blob = await this.repo.objects.read(note.blob);
     if (!blob) return bad(`note blob ${note.blob} is missing`);
-    return interpretNote({ ...v, blob: note.blob }, blob.data, Math.max(DEFAULT_MAX_BYTES, await this.repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES)));
+    const maxBytes = Math.max(DEFAULT_MAX_BYTES, await this.repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
+    return interpretNote({ ...v, blob: note.blob }, blob.data, maxBytes, noteKeys(this.repo));
   }
 
   /**

@@ -5,7 +5,7 @@
  * from the tip only until it meets commits the index already holds and appends the new
  * ones. A missing, truncated or unwritable index costs time, never an answer.
  */
-import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from './repo.js';
 import { HandoffStore } from './handoff-store.js';
@@ -110,6 +110,8 @@ export async function loadSearchIndex(repo: Repo, describe: DescribeVersion, ign
         appendFileSync(file, `${JSON.stringify({ format: FORMAT })}\n`);
       } else if (!text.endsWith('\n')) appendFileSync(file, '\n');
       appendFileSync(file, `${out}\n`);
+      // It may hold the decrypted text of team and private versions (docs/privacy.md): the owner's alone.
+      chmodSync(file, 0o600);
     } catch {
       // read-only repository: search still answers, just without the cache
     }

@@ -23,6 +23,8 @@ import { parseTrailers } from './objects.js';
 import { HandoffStore, interpretNote, type NoteReading } from './handoff-store.js';
 import { Moves } from './note-moves.js';
 import { findNote } from './notes-tree.js';
+import { isArmoredAge } from '../core/age.js';
+import { noteKeys } from './note-keys.js';
 import { parseLineage } from '../core/lineage.js';
 import { DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { GitFailed } from '../errors.js';
@@ -208,6 +210,11 @@ export async function* streamVersions(
     const v = await moves.apply(s.v, noteBlob(s));
     if (s.plain) return v;
     if (s.blob) readBlobs?.set(s.v.id, s.blob);
+    if (isArmoredAge(s.data!)) {
+      // An encrypted note: decrypted with the user's identity, its one line naming the commit's author and date.
+      const { commit: _, ...r } = await interpretNote({ ...v, commit: await store.readCommit(s.v.id) }, s.data!, maxBytes, noteKeys(repo));
+      return r;
+    }
     return interpretNote(v, s.data!, maxBytes);
   };
   /** Waits until the oldest slot is answered. */

@@ -183,6 +183,8 @@ describe('due and due_reason (show)', () => {
       'due_reason',
       'continues',
       'diverged',
+      'visibility',
+      'readable',
       'handoff',
     ]);
     expect(handoff(repo, ['show']).stdout).toContain(`a handoff is due: commit ${c.head.slice(0, 7)} was made since this one`);

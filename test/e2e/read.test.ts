@@ -64,6 +64,8 @@ describe('show, log, diff over versions on several branches', () => {
       'due_reason',
       'continues',
       'diverged',
+      'visibility',
+      'readable',
       'handoff',
     ]);
     expect(r.json).toMatchObject({ ok: true, version: v.m3, target: repo.head(), due: false, due_reason: null, diverged: false });
@@ -136,6 +138,8 @@ describe('show, log, diff over versions on several branches', () => {
       'author',
       'origin',
       'signature',
+      'visibility',
+      'readable',
     ]);
     expect(r.json.versions[0]).toMatchObject({ version: v.m3, target: repo.head(), valid: true, session_id: null, status: 'active', summary: 'main three' });
   });

@@ -27,8 +27,26 @@ describe('log --json rows', () => {
       origin: maybe,
       signature: fc.constantFrom('verified', 'unsigned', 'bad'),
       signer: text,
+      visibility: fc.constantFrom('shared', 'team', 'private'),
+      readable: fc.boolean(),
     },
-    { requiredKeys: ['version', 'target', 'date', 'valid', 'session_id', 'status', 'summary', 'continues', 'author', 'origin', 'signature'] },
+    {
+      requiredKeys: [
+        'version',
+        'target',
+        'date',
+        'valid',
+        'session_id',
+        'status',
+        'summary',
+        'continues',
+        'author',
+        'origin',
+        'signature',
+        'visibility',
+        'readable',
+      ],
+    },
   );
 
   it('are the bytes of JSON.stringify(row, null, 2), indented', () => {
@@ -53,6 +71,8 @@ describe('log --json rows', () => {
       author: { name: 'a', email: 'e' },
       origin: 'local',
       signature: 'unsigned',
+      visibility: 'shared',
+      readable: true,
     } as unknown as LogRow;
     expect(jsonRow(r)).toBe(general(r));
   });

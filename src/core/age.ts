@@ -1,0 +1,123 @@
+/**
+ * age encryption of notes (docs/privacy.md): the armoured age format, read and written by
+ * `age-encryption` (by age's author), which is loaded only when a note is encrypted or a
+ * key is made, so that reading a shared handoff loads none of it. No cryptography here:
+ * only the format's outer shape (the armour, the header's recipient lines) is read by hand.
+ */
+
+export type Visibility = 'shared' | 'team' | 'private';
+export const VISIBILITIES: readonly Visibility[] = ['shared', 'team', 'private'];
+
+const BEGIN = '-----BEGIN AGE ENCRYPTED FILE-----';
+const END = '-----END AGE ENCRYPTED FILE-----';
+
+type AgeLib = typeof import('age-encryption');
+let lib: Promise<AgeLib> | null = null;
+/** The library, loaded on first use (a bundle of its own in dist/). */
+const age = (): Promise<AgeLib> => (lib ??= import('age-encryption'));
+
+/** True when a note's bytes are an armoured age file (possibly after leading whitespace, as age allows). */
+export function isArmoredAge(data: Buffer | string): boolean {
+  const head = (typeof data === 'string' ? data.slice(0, 64) : data.subarray(0, 64).toString('latin1')).trimStart();
+  return head.startsWith(BEGIN);
+}
+
+/** The recipient public key format age uses for X25519 (`age1` + bech32). */
+export const RECIPIENT_PATTERN = /^age1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}$/;
+const IDENTITY_PATTERN = /^AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}$/;
+
+/** The secret keys of an age identity file (age-keygen's format: `#` comments, one key a line). */
+export function parseIdentityFile(text: string): { keys: string[]; problem: string | null } {
+  const keys: string[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    if (!IDENTITY_PATTERN.test(line)) return { keys, problem: `line ${i + 1} is not an age X25519 secret key (AGE-SECRET-KEY-1...)` };
+    keys.push(line);
+  }
+  return { keys, problem: keys.length ? null : 'it holds no age secret key (AGE-SECRET-KEY-1...)' };
+}
+
+/**
+ * A list of recipients, one age public key a line, `#` starting a comment (anywhere on a
+ * line, so a key can be followed by the person's name). Duplicates are kept once.
+ */
+export function parseRecipients(text: string, source: string): string[] {
+  const out: string[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (!line) continue;
+    if (!RECIPIENT_PATTERN.test(line)) throw new RecipientProblem(`${source} line ${i + 1}: '${line.slice(0, 40)}' is not an age public key (age1...)`);
+    if (!out.includes(line)) out.push(line);
+  }
+  return out;
+}
+
+export class RecipientProblem extends Error {}
+
+/** An armoured age file's header lines (the stanzas before `---`), without decrypting anything. */
+function headerLines(armored: string): string[] | null {
+  const body = armored.trim();
+  if (!body.startsWith(BEGIN) || !body.endsWith(END)) return null;
+  const b64 = body.slice(BEGIN.length, -END.length).replace(/\s+/g, '');
+  const bytes = Buffer.from(b64, 'base64');
+  const text = bytes.subarray(0, Math.min(bytes.length, 64 * 1024)).toString('latin1');
+  const end = text.indexOf('\n---');
+  if (!text.startsWith('age-encryption.org/v1\n') || end < 0) return null;
+  return text.slice(0, end).split('\n').slice(1);
+}
+
+/** How many recipients an armoured note is encrypted to (its X25519 and hybrid stanzas), or null when it is no age file. */
+export function recipientCount(armored: string): number | null {
+  const lines = headerLines(armored);
+  if (!lines) return null;
+  return lines.filter((l) => /^-> (X25519|mlkem768x25519) /.test(l)).length;
+}
+
+/** `text` encrypted to `recipients`, as an armoured age file (what `age -a -r ...` writes). */
+export async function encryptArmored(text: string, recipients: readonly string[]): Promise<string> {
+  const { Encrypter, armor } = await age();
+  const e = new Encrypter();
+  for (const r of recipients) e.addRecipient(r);
+  return armor.encode(await e.encrypt(text));
+}
+
+/** Why an armoured note could not be decrypted. */
+export type DecryptFailure = { kind: 'not-for-you' } | { kind: 'damaged'; reason: string };
+
+/** Decrypts an armoured note with `keys`: the text, or why not (never throws for bad input). */
+export async function decryptArmored(armored: string, keys: readonly string[]): Promise<{ text: string } | DecryptFailure> {
+  if (!headerLines(armored)) return { kind: 'damaged', reason: 'the age header cannot be read (truncated or not an age file)' };
+  if (!keys.length) return { kind: 'not-for-you' };
+  const { Decrypter, armor } = await age();
+  let bytes: Uint8Array;
+  try {
+    bytes = armor.decode(armored);
+  } catch (e) {
+    return { kind: 'damaged', reason: `the armour is damaged (${oneLine(e)})` };
+  }
+  const d = new Decrypter();
+  for (const k of keys) d.addIdentity(k);
+  try {
+    return { text: await d.decrypt(bytes, 'text') };
+  } catch (e) {
+    const msg = oneLine(e);
+    if (/no identity matched/i.test(msg)) return { kind: 'not-for-you' };
+    return { kind: 'damaged', reason: `the ciphertext does not decrypt (${msg})` };
+  }
+}
+
+/** A new X25519 identity: the secret key and its public key. */
+export async function newIdentity(): Promise<{ secret: string; recipient: string }> {
+  const { generateX25519Identity, identityToRecipient } = await age();
+  const secret = await generateX25519Identity();
+  return { secret, recipient: await identityToRecipient(secret) };
+}
+
+/** The public key of a secret key. */
+export async function recipientOf(secret: string): Promise<string> {
+  const { identityToRecipient } = await age();
+  return identityToRecipient(secret);
+}
+
+const oneLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0];
