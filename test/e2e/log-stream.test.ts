@@ -58,6 +58,8 @@ describe('log: streamed, byte for byte the document it always was', () => {
       author: { name: 'Ada Tester', email: 'ada@example.com' },
       origin: 'local', // native git notes run in this clone
       signature: 'unsigned',
+      visibility: 'shared',
+      readable: true,
     });
     expect(all[2]).toMatchObject({ version: bad, target: c2, valid: false, session_id: null, status: null, summary: null });
     expect(all[3]).toMatchObject({ version: v1, valid: true, summary: 'first: "quoted", \\ back\nslash and a second line' });

@@ -65,7 +65,7 @@ describe('write: input, tool-filled fields, native readers', () => {
     const head = repo.head();
     const note = repo.nativeNote()!;
     const h = w.json.handoff;
-    expect(Object.keys(w.json)).toEqual(['ok', 'version', 'target', 'unchanged', 'changes', 'handoff']);
+    expect(Object.keys(w.json)).toEqual(['ok', 'version', 'target', 'unchanged', 'visibility', 'changes', 'handoff']);
     expect(w.json).toMatchObject({ ok: true, target: head, unchanged: false });
     expect(w.json.version).toBe(repo.notesRef());
     const patch = repo.gitRaw(['patch-id', '--stable'], { input: repo.git('diff-tree', '-p', 'HEAD~1', 'HEAD') }).stdout.split(' ')[0];
