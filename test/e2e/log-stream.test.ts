@@ -55,6 +55,7 @@ describe('log: streamed, byte for byte the document it always was', () => {
       session_id: null,
       status: 'active',
       summary: 'written by hand, ünïcödé ✓',
+      continues: [],
       author: { name: 'Ada Tester', email: 'ada@example.com' },
       origin: 'local', // native git notes run in this clone
       signature: 'unsigned',
