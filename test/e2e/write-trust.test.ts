@@ -48,7 +48,7 @@ describe('every write says what changed', () => {
 
     const j = handoff(repo, ['write', '--json', '--add-guard', 'no new deps', '--summary', 'shipped']);
     expect(j.code, j.stderr).toBe(0);
-    expect(Object.keys(j.json)).toEqual(['ok', 'version', 'target', 'unchanged', 'changes', 'handoff']);
+    expect(Object.keys(j.json)).toEqual(['ok', 'version', 'target', 'unchanged', 'visibility', 'changes', 'handoff']);
     expect(j.json.changes.line).toBe('changed summary; added 1 guard');
     expect(j.json.changes.previous).toMatch(/^[0-9a-f]{40}$/);
     expect(j.json.changes.fields).toEqual([

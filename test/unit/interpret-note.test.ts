@@ -11,8 +11,11 @@ import { parseDocument } from '../../src/core/parse.js';
 import { checkStored } from '../../src/core/schema.js';
 import { toCanonicalYaml } from '../../src/core/canonical.js';
 
+// a note in the clear: shared, and readable by everyone (an age-armoured note is not)
+const plain = { visibility: 'shared', readable: true } as const;
+
 async function reference(v: { branch: string | null | undefined }, data: Buffer, maxBytes: number) {
-  const bad = (problem: string, text: string | null = null) => ({ ...v, valid: false, problems: [problem], handoff: {}, text });
+  const bad = (problem: string, text: string | null = null) => ({ ...v, valid: false, problems: [problem], handoff: {}, text, ...plain });
   const decoded = decodeText(data, maxBytes);
   if ('problem' in decoded) return bad(decoded.problem.message.replace(/^input/, 'the note'));
   let value: unknown;
@@ -23,7 +26,7 @@ async function reference(v: { branch: string | null | undefined }, data: Buffer,
   }
   const { handoff, problems } = checkStored(value);
   const branch = v.branch === undefined ? (typeof handoff.branch === 'string' ? handoff.branch : null) : v.branch;
-  return { ...v, branch, valid: problems.length === 0, problems: problems.map(String), handoff, text: decoded.text };
+  return { ...v, branch, valid: problems.length === 0, problems: problems.map(String), handoff, text: decoded.text, ...plain };
 }
 
 describe('interpretNote', () => {
