@@ -127,6 +127,19 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   const visibility = req.visibility ?? (await configuredVisibility(repo));
   const recipients = visibility === 'shared' ? [] : await recipientsFor(repo, visibility);
   const sealed = { visibility, recipients: recipients.length };
+  // what a write (or its dry run, version null) reports of the version it planned
+  const written = (p: typeof planned, version: string | null): WriteResult => ({
+    version,
+    target: facts.head,
+    unchanged: false,
+    dryRun: version === null,
+    handoff: p.handoff,
+    yaml: p.yaml,
+    previous: p.prev?.id ?? null,
+    changes: p.changes,
+    warnings: p.warnings,
+    ...sealed,
+  });
 
   const plan = async (latest: Latest): Promise<Plan> => {
     const bases = joined ?? (shown ? [shown] : latest.version ? [latest.version] : []);
@@ -211,19 +224,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   });
   if (planned.unchanged) return unchangedResult(planned);
   if (req.dryRun) {
-    const p = planned;
-    return {
-      version: null,
-      target: facts.head,
-      unchanged: false,
-      dryRun: true,
-      handoff: p.handoff,
-      yaml: p.yaml,
-      previous: p.prev?.id ?? null,
-      changes: p.changes,
-      warnings: p.warnings,
-      ...sealed,
-    };
+    return written(planned, null);
   }
 
   // Act: one blob, the touched notes subtrees, one commit, compare-and-swap. When another
@@ -259,19 +260,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   if (!version) return unchangedResult(planned);
   // The session goes on from what it wrote: its next whole document continues this version.
   if (record) writeSession(repo.gitDir, { ...record, shown_version: version });
-  const p = planned;
-  return {
-    version,
-    target: facts.head,
-    unchanged: false,
-    dryRun: false,
-    handoff: p.handoff,
-    yaml: p.yaml,
-    previous: p.prev?.id ?? null,
-    changes: p.changes,
-    warnings: p.warnings,
-    ...sealed,
-  };
+  return written(planned, version);
 }
 
 /** `handoff.visibility`: shared (the default), team or private; another value is refused naming the three. */
