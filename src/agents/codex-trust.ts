@@ -10,6 +10,7 @@
  * Codex skips it like an untrusted one; `codex exec` says nothing about either.
  */
 import { createHash } from 'node:crypto';
+import { readToml, tomlValue, TomlSyntaxError, type TomlTable } from './toml.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -28,27 +29,6 @@ const LABELS: Record<string, string> = {
   SubagentStop: 'subagent_stop',
 };
 
-/** The table headers and `key = "string"` values of a TOML text, enough for the two tables we read. */
-export function tomlTables(text: string): Map<string, Map<string, string>> {
-  const tables = new Map<string, Map<string, string>>();
-  let current: Map<string, string> | null = null;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const header = /^\[([^[\]]*(?:"[^"]*"[^[\]]*)*)\]\s*(#.*)?$/.exec(line);
-    if (header) {
-      const name = header[1].trim();
-      current = tables.get(name) ?? new Map();
-      tables.set(name, current);
-      continue;
-    }
-    const kv = /^([A-Za-z0-9_-]+)\s*=\s*"((?:[^"\\]|\\.)*)"/.exec(line);
-    if (kv && current) current.set(kv[1], kv[2].replace(/\\(["\\])/g, '$1'));
-  }
-  return tables;
-}
-
-const quoted = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-
 export interface CodexHookTrust {
   key: string;
   event: string;
@@ -58,28 +38,36 @@ export interface CodexHookTrust {
 export interface CodexTrust {
   projectTrusted: boolean;
   hooks: CodexHookTrust[];
+  /** config.toml does not parse (Codex refuses to start on it): what the parser says */
+  unreadable?: string;
 }
 
-/** The state of each hook in `hooksText` (at `hooksPath`) that `isOurs` selects, for a project at `projectDirs` (the top and its parents). */
+/** The state of each hook in `hooksText` (at `hooksPath`) that `isOurs` selects, for a project at `projectDirs` (the top and its parents), from Codex's `configText` (at `configPath`). */
 export function codexTrust(
   configText: string | null,
+  configPath: string,
   hooksPath: string,
   hooksText: string,
   projectDirs: string[],
   isOurs: (command: string) => boolean,
 ): CodexTrust {
-  const tables = tomlTables(configText ?? '');
-  const projectTrusted = projectDirs.some(
-    (d) => tables.get(`projects.${quoted(d)}`)?.get('trust_level') === 'trusted' || tables.get(`projects.'${d}'`)?.get('trust_level') === 'trusted',
-  );
+  let config: TomlTable = {};
+  let unreadable: { unreadable: string } | object = {};
+  try {
+    config = readToml(configText ?? '', configPath);
+  } catch (e) {
+    if (!(e instanceof TomlSyntaxError)) throw e;
+    unreadable = { unreadable: e.message };
+  }
+  const projectTrusted = projectDirs.some((d) => tomlValue(config, ['projects', d, 'trust_level']) === 'trusted');
   const hooks: CodexHookTrust[] = [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(hooksText);
   } catch {
-    return { projectTrusted, hooks };
+    return { projectTrusted, hooks, ...unreadable };
   }
-  if (!isObj(parsed) || !isObj(parsed.hooks)) return { projectTrusted, hooks };
+  if (!isObj(parsed) || !isObj(parsed.hooks)) return { projectTrusted, hooks, ...unreadable };
   for (const [event, groups] of Object.entries(parsed.hooks)) {
     const label = LABELS[event];
     if (!label || !Array.isArray(groups)) continue;
@@ -95,12 +83,12 @@ export function codexTrust(
           .update(JSON.stringify(sortKeys(payload)))
           .digest('hex')}`;
         const key = `${hooksPath}:${label}:${gi}:${hi}`;
-        const trusted = tables.get(`hooks.state.${quoted(key)}`)?.get('trusted_hash');
+        const trusted = tomlValue(config, ['hooks', 'state', key, 'trusted_hash']);
         hooks.push({ key, event, status: trusted === undefined ? 'untrusted' : trusted === hash ? 'trusted' : 'modified' });
       });
     });
   }
-  return { projectTrusted, hooks };
+  return { projectTrusted, hooks, ...unreadable };
 }
 
 function sortKeys(v: unknown): unknown {

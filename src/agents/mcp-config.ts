@@ -6,6 +6,7 @@
  */
 import type { AgentName } from './types.js';
 import { parseJsonObject, serializeLike, SettingsError, type TextChange } from './settings.js';
+import { isTable, readsAs, readToml, tomlTables, TomlSyntaxError } from './toml.js';
 
 export const MCP_SERVER_NAME = 'git-handoff';
 /** What the agent runs: in the folder it starts the server in (the project). */
@@ -79,7 +80,7 @@ export function addMcpServer(text: string | null, reg: McpRegistration, path: st
 /** Takes our entry out (only ours); a table/file init created and left empty goes too. */
 export function removeMcpServer(text: string | null, reg: McpRegistration, path: string, createdByInit: boolean): TextChange {
   if (text === null) return { text, changed: false };
-  return reg.format === 'toml' ? removeToml(text, reg, createdByInit) : removeJson(text, reg, path, createdByInit);
+  return reg.format === 'toml' ? removeToml(text, reg, path, createdByInit) : removeJson(text, reg, path, createdByInit);
 }
 
 function addJson(text: string | null, reg: McpRegistration, path: string): TextChange {
@@ -107,49 +108,60 @@ function removeJson(text: string, reg: McpRegistration, path: string, createdByI
 }
 
 const tomlHeader = (reg: McpRegistration) => `[${reg.key}.${MCP_SERVER_NAME}]`;
-const TABLE = /^\s*\[/;
 
-/** The lines of our table: from its header to the next table header. */
-function tomlTable(lines: string[], reg: McpRegistration): [number, number] | null {
-  const header = new RegExp(`^\\s*\\[\\s*${reg.key}\\s*\\.\\s*("?)${MCP_SERVER_NAME}\\1\\s*\\]\\s*(#.*)?$`);
-  const at = lines.findIndex((l) => header.test(l));
-  if (at < 0) return null;
-  let end = lines.length;
-  for (let i = at + 1; i < lines.length; i++)
-    if (TABLE.test(lines[i])) {
-      end = i;
-      break;
-    }
-  return [at, end];
+/** A TOML text that does not parse is refused like a JSON one (SettingsError, the line named). */
+function readConfig(text: string, path: string): Obj {
+  try {
+    return readToml(text, path);
+  } catch (e) {
+    if (e instanceof TomlSyntaxError) throw new SettingsError(e.message);
+    throw e;
+  }
 }
 
+/** Our table goes at the end, as `[mcp_servers.git-handoff]`; the result must read as the file plus our entry, or nothing is written. */
 function addToml(text: string | null, reg: McpRegistration, path: string): TextChange {
   const src = text ?? '';
-  const lines = src.split('\n');
-  const t = tomlTable(lines, reg);
-  if (t) {
-    const body = lines.slice(t[0] + 1, t[1]).join('\n');
-    if (/^\s*command\s*=\s*"git"\s*$/m.test(body) && /^\s*args\s*=\s*\[\s*"handoff"\s*,\s*"mcp"/m.test(body)) return { text, changed: false };
+  const doc = readConfig(src, path);
+  const servers = doc[reg.key];
+  if (servers !== undefined && !isTable(servers)) throw new SettingsError(`${path}: "${reg.key}" is not a table`);
+  const current = servers?.[MCP_SERVER_NAME];
+  if (current !== undefined) {
+    if (isOurEntry(current)) return { text, changed: false };
     throw new SettingsError(`${path}: [${reg.key}.${MCP_SERVER_NAME}] is there already and runs something else; rename or remove it, then run init again`);
   }
   const sep = src === '' ? '' : src.endsWith('\n\n') ? '' : src.endsWith('\n') ? '\n' : '\n\n';
   const args = MCP_COMMAND.args.map((a) => JSON.stringify(a)).join(', ');
-  return { text: `${src}${sep}${tomlHeader(reg)}\ncommand = "${MCP_COMMAND.command}"\nargs = [${args}]\n`, changed: true };
+  const out = `${src}${sep}${tomlHeader(reg)}\ncommand = "${MCP_COMMAND.command}"\nargs = [${args}]\n`;
+  if (!readsAs(out, { ...doc, [reg.key]: { ...(servers ?? {}), [MCP_SERVER_NAME]: entryFor(reg) } }))
+    throw new SettingsError(
+      `${path}: "${reg.key}" is written in a form a ${tomlHeader(reg)} table cannot be added to (an inline table?); add the entry by hand or make it a table, then run init again`,
+    );
+  return { text: out, changed: true };
 }
 
-function removeToml(text: string, reg: McpRegistration, createdByInit: boolean): TextChange {
+/** Takes out the `[mcp_servers.git-handoff]` table init wrote (and its sub-tables) when it still runs our server; an entry written in another form is the user's. */
+function removeToml(text: string, reg: McpRegistration, path: string, createdByInit: boolean): TextChange {
+  const doc = readConfig(text, path);
+  const servers = doc[reg.key];
+  if (!isTable(servers) || !isOurEntry(servers[MCP_SERVER_NAME])) return { text, changed: false };
+  const ours = tomlTables(text).filter((t) => !t.array && t.keys[0] === reg.key && t.keys[1] === MCP_SERVER_NAME);
+  if (!ours.length) return { text, changed: false };
   const lines = text.split('\n');
-  const t = tomlTable(lines, reg);
-  if (!t) return { text, changed: false };
-  const body = lines.slice(t[0] + 1, t[1]).join('\n');
-  if (!/^\s*command\s*=\s*"git"\s*$/m.test(body)) return { text, changed: false };
-  let [at, end] = t;
-  // the blank line addToml put before the table, and trailing blank lines of the table
-  while (end > at + 1 && lines[end - 1].trim() === '' && end < lines.length) end--;
-  if (at > 0 && lines[at - 1].trim() === '') at--;
-  lines.splice(at, end - at);
+  for (const t of [...ours].reverse()) {
+    let { start: at, end } = t;
+    // the blank line addToml put before the table, and trailing blank lines of the table
+    while (end > at + 1 && lines[end - 1].trim() === '' && end < lines.length) end--;
+    if (at > 0 && lines[at - 1].trim() === '') at--;
+    lines.splice(at, end - at);
+  }
   let out = lines.join('\n');
   if (out !== '' && !out.endsWith('\n') && text.endsWith('\n')) out += '\n';
+  const { [MCP_SERVER_NAME]: _ours, ...rest } = servers;
+  // a table left empty may read as {} (its own header stayed) or be gone
+  const { [reg.key]: _servers, ...others } = doc;
+  const expected = Object.keys(rest).length ? [{ ...doc, [reg.key]: rest }] : [{ ...doc, [reg.key]: {} }, others];
+  if (!expected.some((e) => readsAs(out, e))) throw new SettingsError(`${path}: taking out ${tomlHeader(reg)} would change other entries; take it out by hand`);
   if (createdByInit && out.trim() === '') return { text: null, changed: true };
   return { text: out, changed: true };
 }

@@ -7,7 +7,7 @@
  * - a file that is ours alone (Copilot CLI's `.github/hooks/git-handoff.json`, OpenCode's
  *   plugin): written whole, and removed whole;
  * - Codex's `.codex/config.toml`: nothing any more; the `[features] codex_hooks = true`
- *   line earlier versions added is taken out again (`disableCodexHooks`);
+ *   line earlier versions added is taken out again (`disableCodexHooks`, codex-features.ts);
  * - the instruction file (CLAUDE.md, AGENTS.md, GEMINI.md): the trigger line, once.
  */
 import { HOOK_COMMAND, OLD_HOOK_COMMAND, TRIGGER_LINE, type AgentAdapter, type AgentEvent } from './types.js';
@@ -192,60 +192,6 @@ export function mergeAgentSettings(text: string | null, adapter: AgentAdapter, p
 /** Removes our hook entries from the agent's settings (see `unmergeHooks`). */
 export function unmergeAgentSettings(text: string | null, adapter: AgentAdapter, path: string, opts: { createdByInit: boolean }): TextChange {
   return unmergeHooks(text, adapter, path, opts, GROUPS);
-}
-
-const FEATURES = /^\s*\[features\]\s*(#.*)?$/;
-const TABLE = /^\s*\[/;
-const CODEX_HOOKS = /^\s*codex_hooks\s*=\s*(\S+)/;
-
-/** What earlier versions wrote: `[features] codex_hooks = true` in `.codex/config.toml` (deprecated since Codex 0.169, which runs hooks by default). Init no longer calls it; it stays so tests can lay down such an install and `disableCodexHooks` can be checked against it. */
-export function enableCodexHooks(text: string | null): TextChange & { previous: string | null } {
-  const src = text ?? '';
-  const lines = src.split('\n');
-  const at = lines.findIndex((l) => FEATURES.test(l));
-  if (at >= 0) {
-    let end = lines.length;
-    for (let i = at + 1; i < lines.length; i++)
-      if (TABLE.test(lines[i])) {
-        end = i;
-        break;
-      }
-    for (let i = at + 1; i < end; i++) {
-      const m = CODEX_HOOKS.exec(lines[i]);
-      if (!m) continue;
-      if (m[1] === 'true') return { text, changed: false, previous: 'true' };
-      const was = lines[i];
-      lines[i] = 'codex_hooks = true';
-      return { text: lines.join('\n'), changed: true, previous: was };
-    }
-    lines.splice(at + 1, 0, 'codex_hooks = true');
-    return { text: lines.join('\n'), changed: true, previous: null };
-  }
-  const sep = src === '' ? '' : src.endsWith('\n\n') ? '' : src.endsWith('\n') ? '\n' : '\n\n';
-  return { text: `${src}${sep}[features]\ncodex_hooks = true\n`, changed: true, previous: null };
-}
-
-/** Undoes `enableCodexHooks`: the line it added goes (and a `[features]` table it added, when left empty), or the old line comes back. */
-export function disableCodexHooks(text: string | null, previous: string | null, createdByInit: boolean): TextChange {
-  if (text === null) return { text, changed: false };
-  const lines = text.split('\n');
-  const at = lines.findIndex((l) => FEATURES.test(l));
-  if (at < 0) return { text, changed: false };
-  let end = lines.length;
-  for (let i = at + 1; i < lines.length; i++)
-    if (TABLE.test(lines[i])) {
-      end = i;
-      break;
-    }
-  const i = lines.findIndex((l, k) => k > at && k < end && /^codex_hooks = true$/.test(l));
-  if (i < 0 || previous === 'true') return { text, changed: false };
-  if (previous !== null) lines[i] = previous;
-  else lines.splice(i, 1);
-  let out = lines.join('\n');
-  // the table we added, now empty, and the blank line before it
-  out = out.replace(/(^|\n)\n?\[features\]\n(?=\[|$)/, '$1');
-  if (createdByInit && out.trim() === '') return { text: null, changed: true };
-  return { text: out, changed: true };
 }
 
 /** Does this instruction text carry the trigger line? */

@@ -33,11 +33,11 @@ export function checkAgentTrust(repo: Repo, env: NodeJS.ProcessEnv): Finding[] {
   const home = env.CODEX_HOME || join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.codex');
   const configPath = join(home, 'config.toml');
   const config = read(configPath);
-  const t = codexTrust(config, hooksPath, hooksText, ancestors(repo.workTree), (c) => OUR_COMMAND.test(c) && c.endsWith(' --agent codex'));
+  const t = codexTrust(config, configPath, hooksPath, hooksText, ancestors(repo.workTree), (c) => OUR_COMMAND.test(c) && c.endsWith(' --agent codex'));
   const skipped = t.hooks.filter((h) => h.status !== 'trusted');
   if (t.projectTrusted && !skipped.length) return [];
   const why = [
-    ...(t.projectTrusted ? [] : [`the project is not trusted in ${configPath}`]),
+    ...(t.unreadable ? [`${t.unreadable} (Codex cannot read it either)`] : t.projectTrusted ? [] : [`the project is not trusted in ${configPath}`]),
     ...(skipped.some((h) => h.status === 'untrusted')
       ? [
           `not trusted yet: ${skipped

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AGENTS } from '../../src/agents/index.js';
 import { TRIGGER_LINE } from '../../src/agents/types.js';
-import {
-  addTriggerLine,
-  disableCodexHooks,
-  enableCodexHooks,
-  hookCommand,
-  mergeAgentSettings,
-  removeTriggerLine,
-  unmergeAgentSettings,
-  SettingsError,
-} from '../../src/agents/settings.js';
+import { addTriggerLine, hookCommand, mergeAgentSettings, removeTriggerLine, unmergeAgentSettings, SettingsError } from '../../src/agents/settings.js';
+import { disableCodexHooks, enableCodexHooks } from '../../src/agents/codex-features.js';
 
 const existing = `{
     "model": "opus",

@@ -16,7 +16,6 @@ import { AGENT_NAMES, HOOK_COMMAND, OLD_HOOK_COMMAND, type AgentAdapter, type Ag
 import {
   addTriggerLine,
   copilotHooksFile,
-  disableCodexHooks,
   hasTrigger,
   isOurCopilotFile,
   mergeAgentSettings,
@@ -30,6 +29,7 @@ import {
   writeOwnFile,
   type TextChange,
 } from '../../agents/settings.js';
+import { disableCodexHooks } from '../../agents/codex-features.js';
 import { addMcpServer, MCP_REGISTRATIONS, removeMcpServer } from '../../agents/mcp-config.js';
 import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_MARK } from '../../agents/opencode-plugin.js';
 import { readInstallRecord } from '../../state/install-files.js';
