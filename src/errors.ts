@@ -113,6 +113,14 @@ export class PolicyNotApproved extends Refused {
 export class KeyProblem extends Refused {
   static override code = 'KeyProblem';
 }
+/** A change to `.handoff-recipients` that arrived with a pull, merge or checkout and is not accepted yet (docs/privacy.md). */
+export class ReadersNotAccepted extends Refused {
+  static override code = 'ReadersNotAccepted';
+}
+/** A patch write onto a head the writer cannot decrypt (docs/privacy.md). */
+export class UnreadableHead extends Refused {
+  static override code = 'UnreadableHead';
+}
 export class NoRemote extends Refused {
   static override code = 'NoRemote';
 }

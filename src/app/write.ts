@@ -22,11 +22,12 @@ import { findUnknownFields, unknownFieldMessage } from '../core/unknown-fields.j
 import { sessionForWrite } from '../core/agent-session.js';
 import { readSession, readSessions, writeSession } from '../state/session-store.js';
 import { readTaskBoard } from './mid-task.js';
-import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch } from '../errors.js';
+import { InvalidHandoff, InvalidInput, SecretDetected, UnbornBranch, UnreadableHead } from '../errors.js';
 import { requireWorkTree } from './repository.js';
 import { applyFlags, isObj, mergeDocument, patchSettings, quoteList, type Obj, type WriteFlags } from './write-patch.js';
 import { encryptArmored, VISIBILITIES, type Visibility } from '../core/age.js';
-import { recipientsFor } from '../git/note-keys.js';
+import { privateRecipients } from '../git/note-keys.js';
+import { rememberReaders, teamReaders, teamWriteNotes } from './team-readers.js';
 
 export { LIST_FIELDS, type ListField, type WriteFlags } from './write-patch.js';
 
@@ -125,7 +126,10 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   const [pid, hashes] = await pending;
   // Who may read it: the recipients are known (or refused) before anything is written, dry run too.
   const visibility = req.visibility ?? (await configuredVisibility(repo));
-  const recipients = visibility === 'shared' ? [] : await recipientsFor(repo, visibility);
+  // A team's readers are those at HEAD, once in effect here (docs/privacy.md "When the readers change").
+  const team = visibility === 'team' ? await teamReaders(repo, facts.branch) : null;
+  if (team) warnings.push(...teamWriteNotes(team));
+  const recipients = team ? team.readers.map((r) => r.key) : visibility === 'private' ? await privateRecipients(repo) : [];
   const sealed = { visibility, recipients: recipients.length };
   // what a write (or its dry run, version null) reports of the version it planned
   const written = (p: typeof planned, version: string | null): WriteResult => ({
@@ -149,6 +153,9 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
           joined.slice(1).map((j) => j.handoff),
         )
       : { handoff: bases[0]?.handoff, leftOut: [] };
+    // A head this user cannot decrypt: a patch has nothing to apply to; a whole document continues it.
+    const unreadable = latest.skipped.filter((s) => s.sealed);
+    if (isPatch && !joined && unreadable.length) throw unreadableHead(unreadable[0]);
     const notes = [...warnings];
     if (leftOut.length)
       notes.push(
@@ -193,6 +200,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     // Unchanged: the same content on the same commit as the one head it would continue.
     const unchanged =
       !joined &&
+      !unreadable.length &&
       prev &&
       heads.length === 1 &&
       prev.id === heads[0].id &&
@@ -201,7 +209,7 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
       sameContent(prev.handoff, handoff) &&
       carriesTrailers(prev, req.trailers);
     const lineage = lineageTrailers(
-      bases.map((v) => v.id),
+      [...new Set([...bases, ...unreadable].map((v) => v.id))],
       heads.map((v) => v.id),
     );
     return { handoff, yaml, prev, changes, unchanged: Boolean(unchanged), lineage, warnings: notes };
@@ -258,9 +266,16 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     { pending: refUpdate },
   );
   if (!version) return unchangedResult(planned);
+  if (team) rememberReaders(repo, team);
   // The session goes on from what it wrote: its next whole document continues this version.
   if (record) writeSession(repo.gitDir, { ...record, shown_version: version });
   return written(planned, version);
+}
+
+function unreadableHead(v: ReadVersion): UnreadableHead {
+  return new UnreadableHead(
+    `the latest version ${v.id.slice(0, 12)} is encrypted (${v.visibility}) and your key cannot read it, so a patch write (flags alone, --add-*, --patch) has nothing to apply to: write a whole document (stdin or --file), which continues it, or ask one of its readers (nothing was written)`,
+  );
 }
 
 /** `handoff.visibility`: shared (the default), team or private; another value is refused naming the three. */

@@ -43,12 +43,25 @@ export function parseIdentityFile(text: string): { keys: string[]; problem: stri
  * line, so a key can be followed by the person's name). Duplicates are kept once.
  */
 export function parseRecipients(text: string, source: string): string[] {
-  const out: string[] = [];
+  return parseReaders(text, source).map((r) => r.key);
+}
+
+/** A reader of a recipients list: the public key and the name its line's comment gives (empty when none). */
+export interface Reader {
+  key: string;
+  name: string;
+}
+
+/** The readers of a recipients list (as parseRecipients), each with the comment that follows its key on its line. */
+export function parseReaders(text: string, source: string): Reader[] {
+  const out: Reader[] = [];
   for (const [i, raw] of text.split('\n').entries()) {
-    const line = raw.replace(/#.*$/, '').trim();
+    const hash = raw.indexOf('#');
+    const line = (hash < 0 ? raw : raw.slice(0, hash)).trim();
     if (!line) continue;
     if (!RECIPIENT_PATTERN.test(line)) throw new RecipientProblem(`${source} line ${i + 1}: '${line.slice(0, 40)}' is not an age public key (age1...)`);
-    if (!out.includes(line)) out.push(line);
+    const name = hash < 0 ? '' : raw.slice(hash + 1).trim();
+    if (!out.some((r) => r.key === line)) out.push({ key: line, name });
   }
   return out;
 }

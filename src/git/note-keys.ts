@@ -1,14 +1,14 @@
 /**
  * The user's age keys as the notes see them (docs/privacy.md): the identity that decrypts
  * (`handoff.identity`, else the default file), and the recipients a write encrypts to
- * (`private`: the identity's own public keys and `handoff.recipient`; `team`: the tracked
- * `.handoff-recipients` as committed at HEAD). Nothing here is read until a note is
+ * (`private`: the identity's own public keys and `handoff.recipient`; a team's readers, the
+ * tracked `.handoff-recipients`, are read by src/app/team-readers.ts). Nothing here is read until a note is
  * encrypted or decrypted, so a shared handoff costs none of it.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Repo } from './repo.js';
-import { decryptArmored, parseIdentityFile, parseRecipients, recipientOf, RecipientProblem, type DecryptFailure, type Visibility } from '../core/age.js';
+import { decryptArmored, parseIdentityFile, parseRecipients, recipientOf, RecipientProblem, type DecryptFailure } from '../core/age.js';
 import { defaultIdentityPath, readIdentityFile } from '../state/age-identity.js';
 import { KeyProblem } from '../errors.js';
 
@@ -51,28 +51,17 @@ export function noteKeys(repo: Repo): NoteKeys {
   return made;
 }
 
-/** The public keys a write of `visibility` encrypts to; refused in one line when there are none. */
-export async function recipientsFor(repo: Repo, visibility: Exclude<Visibility, 'shared'>): Promise<string[]> {
+/** The public keys a private write encrypts to (the identity's own and `handoff.recipient`); refused in one line when there is no identity. */
+export async function privateRecipients(repo: Repo): Promise<string[]> {
+  const { path, keys } = await identityKeys(repo);
+  if (!keys.length)
+    throw new KeyProblem(
+      `a private handoff needs your age identity and there is none at ${path}: run 'git handoff key new' (or set handoff.identity to an age identity file)`,
+    );
+  const own = await Promise.all(keys.map((k) => recipientOf(k)));
   try {
-    if (visibility === 'private') {
-      const { path, keys } = await identityKeys(repo);
-      const own = await Promise.all(keys.map((k) => recipientOf(k)));
-      const listed = parseRecipients((await repo.configAll('handoff.recipient')).join('\n'), 'handoff.recipient');
-      const all = [...new Set([...own, ...listed])];
-      if (!own.length)
-        throw new KeyProblem(
-          `a private handoff needs your age identity and there is none at ${path}: run 'git handoff key new' (or set handoff.identity to an age identity file)`,
-        );
-      return all;
-    }
-    const r = await repo.runGit(['cat-file', 'blob', `HEAD:${RECIPIENTS_FILE}`], { readOnly: true });
-    if (r.code !== 0)
-      throw new KeyProblem(
-        `a team handoff is encrypted to the readers in ${RECIPIENTS_FILE} as committed at HEAD, and HEAD has no ${RECIPIENTS_FILE} (one age public key a line, '#' comments)`,
-      );
-    const listed = parseRecipients(r.stdout.toString('utf8'), `${RECIPIENTS_FILE} (at HEAD)`);
-    if (!listed.length) throw new KeyProblem(`${RECIPIENTS_FILE} at HEAD lists no age public key: a team handoff would have no reader`);
-    return listed;
+    const listed = parseRecipients((await repo.configAll('handoff.recipient')).join('\n'), 'handoff.recipient');
+    return [...new Set([...own, ...listed])];
   } catch (e) {
     if (e instanceof RecipientProblem) throw new KeyProblem(e.message);
     throw e;

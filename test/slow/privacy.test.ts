@@ -115,7 +115,11 @@ describe('three users, one remote', () => {
 
     bob.git('pull', '-q', 'origin', 'main');
     sync(bob);
-    const bobPrivate = write(bob, 'BOB-PRIVATE-MARK', '--private');
+    // ada's private version is the head bob cannot read: a patch onto it is refused, a whole document continues it
+    expect(handoff(bob, ['write', '--private', '--summary', 'BOB-PRIVATE-MARK']).code).toBe(1);
+    const bobWrite = handoff(bob, ['write', '--json', '--private'], { input: 'summary: BOB-PRIVATE-MARK\n' });
+    expect(bobWrite.code, bobWrite.stderr).toBe(0);
+    const bobPrivate = bobWrite.json.version as string;
     sync(bob);
     sync(ada);
     carol.git('pull', '-q', 'origin', 'main');

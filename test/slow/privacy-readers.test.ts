@@ -1,0 +1,150 @@
+/**
+ * Who may read a team handoff, when the list changes (issue 26, docs/privacy.md): a change
+ * to `.handoff-recipients` that arrives with a pull or a checkout takes effect for team
+ * writes only once the user accepts it; a write says who was added or removed since the
+ * previous team version, in which commit, by whom; a removed reader is told plainly what
+ * they can still read. A patch write onto a head the writer cannot read is refused.
+ */
+import { describe, expect, it } from 'vitest';
+import { Fleet, type FleetRepo } from '../helpers/fleet.js';
+import { handoff } from '../helpers/cli.js';
+import { tempDir } from '../helpers/repo.js';
+
+function as(repo: FleetRepo, name: string): FleetRepo {
+  Object.assign(repo.env, {
+    XDG_CONFIG_HOME: tempDir(`handoff-xdg-${name}-`),
+    GIT_AUTHOR_NAME: name,
+    GIT_AUTHOR_EMAIL: `${name}@example.com`,
+    GIT_COMMITTER_NAME: name,
+    GIT_COMMITTER_EMAIL: `${name}@example.com`,
+  });
+  return repo;
+}
+const newKey = (repo: FleetRepo): string => {
+  const r = handoff(repo, ['key', 'new']);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trim();
+};
+const write = (repo: FleetRepo, summary: string, ...flags: string[]) => {
+  const r = handoff(repo, ['write', '--json', '--summary', summary, ...flags]);
+  expect(r.code, r.stderr).toBe(0);
+  return r;
+};
+/** A whole document (stdin): it continues even a head the writer cannot read. */
+const writeDoc = (repo: FleetRepo, summary: string, ...flags: string[]) => {
+  const r = handoff(repo, ['write', '--json', ...flags], { input: `summary: ${summary}\n` });
+  expect(r.code, r.stderr).toBe(0);
+  return r;
+};
+const sync = (repo: FleetRepo) => expect(handoff(repo, ['sync', '--json', 'origin']).code).toBe(0);
+
+describe('a change to .handoff-recipients', () => {
+  it('that arrives with a pull is used only once accepted; each write names who was added or removed, where and by whom', () => {
+    const fleet = new Fleet(2);
+    const ada = as(fleet.clones[0], 'ada');
+    const bob = as(fleet.clones[1], 'bob');
+    const adaKey = newKey(ada);
+    const bobKey = newKey(bob);
+
+    // ada's own commit of the list is in effect at once (she made it here)
+    ada.commit('readers: ada', { '.handoff-recipients': `${adaKey} # ada\n` });
+    const first = writeDoc(ada, 'TEAM-ONE', '--team');
+    expect(first.json.visibility).toBe('team');
+    ada.git('push', '-q', 'origin', 'main');
+    sync(ada);
+
+    // bob adds himself; his own commit, so in effect, and the write says what changed since ada's team version
+    bob.git('pull', '-q', 'origin', 'main');
+    sync(bob);
+    const added = bob.commit('readers: bob too', { '.handoff-recipients': `${adaKey} # ada\n${bobKey} # bob\n` });
+    const two = writeDoc(bob, 'TEAM-TWO', '--team');
+    expect(two.stderr).toMatch(
+      new RegExp(`readers of team handoffs changed since version ${first.json.version.slice(0, 12)}: added bob \\(${bobKey.slice(0, 12)}`),
+    );
+    expect(two.stderr).toMatch(new RegExp(`in ${added.slice(0, 7)}[0-9a-f]* by bob`));
+    bob.git('push', '-q', 'origin', 'main');
+    sync(bob);
+
+    // ada pulls bob's change: a team write is refused (one line, exit 1, nothing written, dry run too) until she accepts it
+    ada.git('pull', '-q', 'origin', 'main');
+    sync(ada);
+    const tip = ada.notesRef();
+    for (const extra of [[], ['--dry-run']]) {
+      const r = handoff(ada, ['write', '--team', ...extra], { input: 'summary: TEAM-THREE\n' });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/\.handoff-recipients changed in [0-9a-f]{7,} by bob, which arrived with a pull, merge or checkout/);
+      expect(r.stderr).toMatch(/added bob/);
+      expect(r.stderr).toMatch(/git handoff key accept/);
+    }
+    expect(ada.notesRef()).toBe(tip);
+    // a shared or private write is not held up
+    writeDoc(ada, 'ADA-PRIVATE', '--private');
+    const dry = handoff(ada, ['key', 'accept', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(handoff(ada, ['write', '--team', '--summary', 'x']).code).toBe(1);
+    const accept = handoff(ada, ['key', 'accept']);
+    expect(accept.code, accept.stderr).toBe(0);
+    expect(accept.stdout).toMatch(/added bob/);
+    expect(accept.stdout).toMatch(/2 readers/);
+    const three = handoff(ada, ['write', '--team'], { input: 'summary: TEAM-THREE\n' });
+    expect(three.code, three.stderr).toBe(0);
+    expect(three.stdout).toMatch(/team: encrypted for 2 readers/);
+    expect(handoff(bob, ['show']).code).toBe(0);
+
+    // ada removes bob: the write says plainly that what bob could read stays readable to him
+    ada.commit('readers: ada only', { '.handoff-recipients': `${adaKey} # ada\n` });
+    const four = handoff(ada, ['write', '--team'], { input: 'summary: TEAM-FOUR\n' });
+    expect(four.stdout).toMatch(/team: encrypted for 1 reader\b/);
+    expect(four.stderr).toMatch(/removed bob/);
+    expect(four.stderr).toMatch(/the versions encrypted to a removed key before stay readable to it/);
+
+    // a branch someone else made with another list: checked out here, it is a change that arrived too
+    const danKey = handoff(bob, ['key', 'new'], { env: { XDG_CONFIG_HOME: tempDir('handoff-xdg-dan-') } }).stdout.trim();
+    bob.git('checkout', '-q', '-b', 'wide');
+    bob.commit('readers: dan too', { '.handoff-recipients': `${adaKey} # ada\n${bobKey} # bob\n${danKey} # dan\n` });
+    bob.git('push', '-q', 'origin', 'wide');
+    ada.git('fetch', '-q', 'origin');
+    ada.git('checkout', '-q', '-b', 'wide', 'origin/wide');
+    const other = handoff(ada, ['write', '--team', '--summary', 'x']);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/arrived with a pull, merge or checkout \(added bob .*, dan .* since the readers you accepted last\)/);
+  });
+});
+
+describe('a head the writer cannot read', () => {
+  it('is refused as the base of a patch write, naming the cause; a whole document continues it', () => {
+    const fleet = new Fleet(2);
+    const ada = as(fleet.clones[0], 'ada');
+    const carol = as(fleet.clones[1], 'carol');
+    newKey(ada);
+    write(ada, 'SHARED-BASE');
+    const sealed = write(ada, 'ADA-SECRET', '--private').json.version as string;
+    sync(ada);
+    sync(carol);
+    const tip = carol.notesRef();
+    for (const args of [
+      ['--summary', 'patched'],
+      ['--add-guard', 'no'],
+    ]) {
+      const r = handoff(carol, ['write', ...args]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(new RegExp(`the latest version ${sealed.slice(0, 12)} is encrypted .*cannot read`));
+      expect(r.stderr).toMatch(/whole document/);
+    }
+    const patch = handoff(carol, ['write', '--patch', '--json'], { input: 'summary: p\n' });
+    expect(patch.code).toBe(1);
+    expect(patch.json).toMatchObject({ ok: false, error: { code: 'UnreadableHead' } });
+    expect(carol.notesRef()).toBe(tip);
+
+    // a whole document is fine, and continues the head it could not read: one head for ada afterwards
+    const whole = handoff(carol, ['write', '--json'], { input: 'summary: CAROL-WHOLE\n' });
+    expect(whole.code, whole.stderr).toBe(0);
+    sync(carol);
+    sync(ada);
+    const shown = handoff(ada, ['show', '--json']);
+    expect(shown.json).toMatchObject({ handoff: { summary: 'CAROL-WHOLE' }, diverged: false });
+    expect(shown.json.continues).toContain(sealed);
+  });
+});
