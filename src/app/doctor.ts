@@ -92,8 +92,11 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
   if (!orphanNotes.length) return [];
 
   const orphans: (Orphan & { note: OrphanNote; branch: string | null })[] = [];
+  const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
+  const read = new Map<string, Handoff | null>();
   for (const n of orphanNotes) {
-    const h = await readNote(repo, n.blob);
+    if (!read.has(n.blob)) read.set(n.blob, await readNote(repo, n.blob, maxBytes));
+    const h = read.get(n.blob);
     const date = typeof h?.date === 'string' ? Date.parse(h.date) / 1000 : NaN;
     orphans.push({
       note: n,
@@ -122,6 +125,7 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
     out.push({
       kind: 'orphan',
       subject: o.target,
+      group: waitingLine,
       message: `the note of ${o.target.slice(0, 7)} is on a commit not in this clone (fetch first?): ${why}; it stays where it is`,
       action: "run 'git fetch' to bring the commit (to re-attach the note by patch id or tree anyway: git handoff doctor --fix --reattach-missing)",
       fixable: false,
@@ -130,7 +134,7 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
     });
   }
   const placeable = orphans.filter((o) => !waiting.has(o.target));
-  if (!placeable.length) return out;
+  if (!placeable.length) return grouped(out);
   const since = Math.min(...placeable.map((o) => o.timestamp));
   const candidates = await candidateCommits(
     repo,
@@ -143,8 +147,9 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
   const local = await reflogCommits(repo);
 
   // The newest orphan chose first; re-attaching oldest first keeps it the newest version.
+  const byTarget = new Map(orphans.map((o) => [o.target, o]));
   for (const p of [...placements].sort((x, y) => x.orphan.timestamp - y.orphan.timestamp)) {
-    const o = orphans.find((x) => x.target === p.orphan.target)!;
+    const o = byTarget.get(p.orphan.target)!;
     const what = `the note of ${o.target.slice(0, 7)} (${o.note.why === 'missing' ? 'commit gone' : 'commit on no branch'})`;
     if (p.to === null) {
       if (local.has(o.target)) {
@@ -163,6 +168,7 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
       out.push({
         kind: 'orphan',
         subject: o.target,
+        group: stuckLine,
         message: `${what} cannot be re-attached: ${p.reason}; it stays readable in 'git handoff log'`,
         action: "nothing to do unless the work goes on elsewhere: then record it there with 'git handoff write'",
         fixable: false,
@@ -195,7 +201,31 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
       ...(version ? { version } : {}),
     });
   }
+  return grouped(out);
+}
+
+/** More notes than this that wait for a fetch, or cannot be re-attached, are one line with a count. */
+const MANY = 10;
+
+/**
+ * Notes someone else wrote for commits this clone never had can be 100,000 (a remote's notes
+ * tree): beyond a few, the notes that wait for a fetch and those that cannot be re-attached are
+ * each told as one line with a count (`--json` still lists every one).
+ */
+function grouped(out: Finding[]): Finding[] {
+  for (const line of [waitingLine, stuckLine]) {
+    const alike = out.filter((f) => f.group === line);
+    if (alike.length <= MANY) for (const f of alike) delete f.group;
+  }
   return out;
+}
+
+function waitingLine(n: number): string {
+  return `${n} notes are on commits not in this clone (fetch first?): their branches are still here or they record none, so a fetch may bring the commits; they stay where they are`;
+}
+
+function stuckLine(n: number): string {
+  return `${n} notes are on commits that are gone or on no branch and cannot be re-attached (no reachable commit has the same patch id or tree); they stay readable in 'git handoff log'`;
 }
 
 /** The one line for many notes left behind by local rewrites (a rebase of 20 commits is not 20 lines). */
@@ -203,10 +233,11 @@ function localRewriteLine(n: number): string {
   return `${n} notes stay on commits a local amend, rebase or squash replaced (they are in the reflog); the rewritten commits carry the handoffs, and the old versions stay readable in 'git handoff log'`;
 }
 
-async function readNote(repo: Repo, blob: string): Promise<Handoff | null> {
+/** A note's fields, read within `handoff.maxBytes` as every reader reads one (a bigger note gives none). */
+async function readNote(repo: Repo, blob: string, maxBytes: number): Promise<Handoff | null> {
   const obj = await repo.objects.read(blob);
   if (!obj) return null;
-  const decoded = decodeText(obj.data, Math.max(DEFAULT_MAX_BYTES, obj.data.length));
+  const decoded = decodeText(obj.data, maxBytes);
   if ('problem' in decoded) return null;
   try {
     return checkStored(await parseDocument(decoded.text)).handoff;

@@ -43,12 +43,15 @@ export function renderDoctor(r: DoctorResult, fix: boolean): string {
   if (!r.findings.length) return `${HEALTHY}\n`;
   const lines: string[] = [];
   const printed = new Set<Finding['group']>();
+  // (counted once: 100,000 findings of one group are one pass, not one pass each)
+  const alike = new Map<Finding['group'], number>();
+  for (const f of r.findings) if (f.group) alike.set(f.group, (alike.get(f.group) ?? 0) + 1);
   for (const f of r.findings) {
-    const alike = f.group ? r.findings.filter((g) => g.group === f.group) : [f];
-    if (alike.length < 2) lines.push(`${findingLevel(f)}: ${f.message} (${f.action})`);
+    const n = f.group ? alike.get(f.group)! : 1;
+    if (n < 2) lines.push(`${findingLevel(f)}: ${f.message} (${f.action})`);
     else if (!printed.has(f.group)) {
       printed.add(f.group);
-      lines.push(`${findingLevel(f)}: ${f.group!(alike.length)} (${f.action})`);
+      lines.push(`${findingLevel(f)}: ${f.group!(n)} (${f.action})`);
     }
   }
   if (!fix && r.findings.some((f) => f.fixable && !f.fixed)) lines.push("run 'git handoff doctor --fix' to repair what can be repaired");

@@ -1,0 +1,82 @@
+/**
+ * Issue 23, point 7: the work a read, a hook or doctor does on what a remote sent is bounded.
+ * The attacker writes with plain git (`git fast-import`, as fast as git can write): a notes
+ * tree of 100,000 entries for commits the victim never had, and 100,000 bookkeeping commits
+ * dated far in the future on top of the victim's own version. The victim fetches them from
+ * a bare remote. The time bounds are generous hang guards; the assertions are on counts.
+ */
+import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { TestRepo } from '../helpers/repo.js';
+import { cliPath, handoff, type CliResult } from '../helpers/cli.js';
+
+const N = 100_000;
+const hex = (i: number) => createHash('sha1').update(`foreign ${i}`).digest('hex');
+
+/** The victim, with one version of its own, and a bare remote that holds the same history. */
+function victimAndRemote(): { victim: TestRepo; bare: TestRepo; attacker: TestRepo } {
+  const bare = TestRepo.init({ bare: true });
+  const victim = TestRepo.init();
+  victim.commit('feat: start', { 'a.txt': 'a\n' });
+  victim.git('remote', 'add', 'origin', bare.dir);
+  expect(handoff(victim, ['write', '--summary', 'my own work']).code).toBe(0);
+  victim.git('push', '-q', 'origin', 'main', 'refs/notes/handoff');
+  const attacker = TestRepo.init({ branch: 'mallory' });
+  attacker.git('remote', 'add', 'origin', bare.dir);
+  attacker.git('fetch', '-q', 'origin', 'main:main', 'refs/notes/handoff:refs/notes/handoff');
+  return { victim, bare, attacker };
+}
+
+function fastImport(repo: TestRepo, stream: string): void {
+  const r = repo.gitRaw(['fast-import', '--quiet'], { input: stream });
+  expect(r.status, r.stderr).toBe(0);
+}
+
+/** The attacker's pushed history, fetched into the victim's notes ref as `init --sync`'s refspec would. */
+function deliver(attacker: TestRepo, victim: TestRepo): void {
+  attacker.git('push', '-q', 'origin', 'refs/notes/handoff');
+  victim.git('fetch', '-q', 'origin', '+refs/notes/handoff:refs/notes/handoff');
+}
+
+/** `git handoff` as the helper runs it, with room for a --json document of 100,000 findings. */
+function big(repo: TestRepo, args: string[], input = ''): CliResult {
+  const r = spawnSync('git', ['handoff', ...args], { cwd: repo.dir, env: { ...repo.tick(), PATH: cliPath() }, input, encoding: 'utf8', maxBuffer: 1 << 30 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: args.includes('--json') ? JSON.parse(r.stdout) : undefined };
+}
+
+function timed<T>(f: () => T): { value: T; ms: number } {
+  const t = Date.now();
+  const value = f();
+  return { value, ms: Date.now() - t };
+}
+
+describe('100,000 foreign notes entries for commits this clone lacks', () => {
+  const { victim, attacker } = victimAndRemote();
+  const tip = attacker.git('rev-parse', 'refs/notes/handoff').trim();
+  // half name a branch the victim has (they wait for a fetch), half one it has not (doctor tries to place them)
+  const waiting = 'schema: 1\nbranch: main\nsummary: theirs\n';
+  const gone = 'schema: 1\nbranch: gone\nsummary: theirs\nhead_tree: 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n';
+  let s = `blob\nmark :1\ndata ${waiting.length}\n${waiting}\nblob\nmark :2\ndata ${gone.length}\n${gone}\n`;
+  s += `commit refs/notes/handoff\ncommitter Mallory <m@example.com> 1767300000 +0000\ndata 6\nnotes\nfrom ${tip}\n`;
+  for (let i = 0; i < N; i++) {
+    const h = hex(i);
+    s += `M 100644 :${i % 2 ? 1 : 2} ${h.slice(0, 2)}/${h.slice(2)}\n`;
+  }
+  fastImport(attacker, `${s}\n`);
+  deliver(attacker, victim);
+
+  it('doctor finishes in seconds, tells each kind in one line, and lists every one in --json', () => {
+    const { value: r, ms } = timed(() => big(victim, ['doctor']));
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.length, r.stdout.slice(0, 2000)).toBeLessThanOrEqual(4);
+    expect(r.stdout).toContain(`${N / 2} notes are on commits not in this clone`);
+    expect(r.stdout).toContain(`${N / 2} notes are on commits that are gone or on no branch and cannot be re-attached`);
+    console.info(`doctor on ${N} foreign notes: ${ms} ms`);
+    expect(ms).toBeLessThan(60_000);
+    const j = big(victim, ['doctor', '--json']);
+    expect(j.code, j.stderr).toBe(0);
+    expect(j.json.findings.filter((f: any) => f.kind === 'orphan')).toHaveLength(N);
+  });
+});
