@@ -8,9 +8,11 @@
  *   (same ids, new targets);
  * - a squash merge: feature/docs squashed into main through the hooks, which land its
  *   newest handoff on main as a version of its own;
- * - a relay request (`write --relay`);
+ * - a relay request (`write --relay`), and the fresh session that continues it;
  * - a work item (local:#1) claimed, its document recorded, with its receipts;
- * - a hostile version whose fields hold HTML, a javascript: link and terminal escapes.
+ * - a hostile version whose fields hold HTML, a javascript: link and terminal escapes;
+ * - a private version (encrypted with age to clone a's own key, made in a temporary
+ *   XDG_CONFIG_HOME) on a branch of its own.
  * Every id a test asserts on is returned. Also, for the scale tests and the bench, large
  * synthetic histories through the bench's own `git fast-import` builder.
  */
@@ -34,6 +36,9 @@ export const HOSTILE = {
   guard: '"><svg onload=alert(1)>',
 } as const;
 
+/** The summary of the private version: in no file unless it is asked for. */
+export const PRIVATE_SUMMARY = 'private: the salary spreadsheet is in the attic';
+
 export interface ViewFixture {
   /** clone a: the repository the view is started in (main checked out) */
   repo: FleetRepo;
@@ -56,8 +61,12 @@ export interface ViewFixture {
     squashLanded: string;
     /** the version that asks for a relay (on feature/parser) */
     relay: string;
-    /** the version holding HOSTILE (on main, the newest) */
+    /** the version the relayed session wrote, continuing `relay` */
+    relayed: string;
+    /** the version holding HOSTILE (on main, the newest there) */
     hostile: string;
+    /** a private version (age, to the key of clone a, which can read it), on notes/private */
+    encrypted: string;
   };
   /** the work item and its receipt ids (the claim's and the handoff document's, as `status` lists them) */
   item: { workItem: string; receipts: string[] };
@@ -132,6 +141,8 @@ export function buildViewFixture(): ViewFixture {
 
   // The relay request, on feature/parser.
   const relay = writeVersion(a, 'parser: context is full, relaying to a fresh session', ['--session', 'sess-parser', '--relay']);
+  // the fresh session the relay started, continuing it
+  const relayed = writeVersion(a, 'parser: a fresh session takes over from the relay', ['--session', 'sess-parser-2', '--next-step', 'the error messages']);
 
   // The work item: claimed, its handoff document recorded.
   a.git('checkout', '-q', 'main');
@@ -166,13 +177,20 @@ export function buildViewFixture(): ViewFixture {
     '--add-guard',
     HOSTILE.guard,
   ]);
+  // A private version (encrypted with age to a's own key), on a branch of its own.
+  const config = tempDir('handoff-xdg-view-');
+  a.env.XDG_CONFIG_HOME = config;
+  expect(handoff(a, ['key', 'new']).code).toBe(0);
+  a.git('checkout', '-q', '-b', 'notes/private');
+  const encrypted = writeVersion(a, PRIVATE_SUMMARY, ['--session', 'sess-private', '--private']);
+  a.git('checkout', '-q', 'main');
   sync(a);
 
   return {
     repo: a,
     other: b,
     fleet,
-    v: { mainStart, divergedA, divergedB, parser, parserTargetsBefore, parserTargetsAfter, docs, squashLanded, relay, hostile },
+    v: { mainStart, divergedA, divergedB, parser, parserTargetsBefore, parserTargetsAfter, docs, squashLanded, relay, relayed, hostile, encrypted },
     item: { workItem, receipts },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handoff } from '../helpers/cli.js';
-import { buildLargeHistory, buildViewFixture, logOf, HOSTILE, type ViewFixture } from '../helpers/view-fixture.js';
+import { buildLargeHistory, buildViewFixture, logOf, HOSTILE, PRIVATE_SUMMARY, type ViewFixture } from '../helpers/view-fixture.js';
 
 describe('the view fixture (branches, a divergence, a rebase, a squash merge, a relay, a work item, hostile text)', () => {
   let f: ViewFixture;
@@ -18,12 +18,13 @@ describe('the view fixture (branches, a divergence, a rebase, a squash merge, a 
   it('every version it names is in the history, on the branch it says', () => {
     const byId = new Map(logOf(f.repo).map((v) => [v.version, v]));
     const { v } = f;
-    for (const id of [v.mainStart, v.divergedA, v.divergedB, ...v.parser, v.docs, v.squashLanded, v.relay, v.hostile]) expect(byId.has(id), id).toBe(true);
-    expect(new Set([v.mainStart, v.divergedA, v.divergedB, ...v.parser, v.docs, v.squashLanded, v.relay, v.hostile]).size).toBe(9);
+    for (const id of [v.mainStart, v.divergedA, v.divergedB, ...v.parser, v.docs, v.squashLanded, v.relay, v.relayed, v.hostile])
+      expect(byId.has(id), id).toBe(true);
+    expect(new Set([v.mainStart, v.divergedA, v.divergedB, ...v.parser, v.docs, v.squashLanded, v.relay, v.relayed, v.hostile]).size).toBe(10);
     const onMain = logOf(f.repo, ['--branch', 'main']).map((r) => r.version);
     for (const id of [v.mainStart, v.squashLanded, v.divergedA, v.divergedB, v.hostile]) expect(onMain).toContain(id);
     const onParser = logOf(f.repo, ['--branch', 'feature/parser']).map((r) => r.version);
-    expect(onParser).toEqual([v.relay, v.parser[1], v.parser[0]]);
+    expect(onParser).toEqual([v.relayed, v.relay, v.parser[1], v.parser[0]]);
   });
 
   it('the divergence on main is one every reader reports', () => {
@@ -51,6 +52,7 @@ describe('the view fixture (branches, a divergence, a rebase, a squash merge, a 
     expect(trailers(f.v.squashLanded)).toMatch(/Handoff-Reattached-From: [0-9a-f]{40}/);
     expect(rows.get(f.v.squashLanded)!.summary).toBe(rows.get(f.v.docs)!.summary);
     expect(trailers(f.v.relay)).toContain('Handoff-Relay: requested');
+    expect(rows.get(f.v.relayed)!.continues).toEqual([f.v.relay]);
   });
 
   it('the work item has its receipts, and the hostile version holds its text byte for byte', () => {
@@ -64,6 +66,12 @@ describe('the view fixture (branches, a divergence, a rebase, a squash merge, a 
     expect(h.cursor.last_discussed).toBe(HOSTILE.lastDiscussed);
     expect(h.guards).toContain(HOSTILE.guard);
     expect(h.work_item).toBe(f.item.workItem);
+  });
+
+  it('the private version is readable in clone a and encrypted in its note', () => {
+    const row = logOf(f.repo).find((r) => r.version === f.v.encrypted) as any;
+    expect(row).toMatchObject({ visibility: 'private', readable: true, summary: PRIVATE_SUMMARY });
+    expect(f.repo.git('notes', '--ref=handoff', 'show', row.target)).not.toContain(PRIVATE_SUMMARY);
   });
 });
 
