@@ -18,6 +18,7 @@ import { checkInstall } from './doctor-install.js';
 import { checkAgentTrust } from './doctor-agents.js';
 import { checkLostVersions } from './doctor-lost.js';
 import { checkNoteCopies } from './doctor-copies.js';
+import { checkUnreadable } from './doctor-unreadable.js';
 import { branchForTrailer } from '../core/commit-message.js';
 import { isHealthy, type Finding } from './doctor-finding.js';
 
@@ -73,6 +74,7 @@ export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorR
   findings.push(...(await checkOrphans(repo, req.fix, Boolean(req.reattachMissing))));
   findings.push(...(await checkInstall(repo, req.fix)));
   findings.push(...checkAgentTrust(repo, process.env));
+  findings.push(...(await checkUnreadable(repo)));
   return { findings, healthy: isHealthy(findings) };
 }
 

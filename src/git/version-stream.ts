@@ -82,13 +82,14 @@ interface Slot {
 
 /**
  * The versions reachable from `tip`, newest first. `wantNote` says which of our versions
- * need their note (the others come as `Unread`, their branch from the trailer); a native
+ * need their note, from what their commit says (the others come as `Unread`, their branch
+ * from the trailer); a native
  * version's note is always read (its branch is in it).
  */
 export async function* streamVersions(
   repo: Repo,
   tip: string,
-  wantNote: (v: Unread) => boolean = () => true,
+  wantNote: (v: Unread, trailers: Record<string, string>) => boolean = () => true,
   /** leave out what this commit has (the versions a remote lacks: `tip ^not`) */
   not: string | null = null,
   /** filled with the id of each note blob this reader read itself, by version (not those the store read) */
@@ -247,7 +248,7 @@ export async function* streamVersions(
           branch: trailers['Handoff-Branch'] ?? null,
           native: false,
         };
-        const s: Slot = { v, depth, tries: 0, answered: false, data: null, viaStore: null, plain: !wantNote(v) };
+        const s: Slot = { v, depth, tries: 0, answered: false, data: null, viaStore: null, plain: !wantNote(v, trailers) };
         slots.push(s);
         if (s.plain) s.answered = true;
         else ask(s);

@@ -148,3 +148,30 @@ describe('a head the writer cannot read', () => {
     expect(shown.json.continues).toContain(sealed);
   });
 });
+
+describe('doctor', () => {
+  it('lists the versions the current key cannot read: how many and which, bounded', () => {
+    const fleet = new Fleet(1);
+    const ada = as(fleet.clones[0], 'ada');
+    newKey(ada);
+    write(ada, 'SHARED');
+    const ids = [write(ada, 'P1', '--private').json.version, writeDoc(ada, 'P2', '--private').json.version];
+    const unreadable = () => (handoff(ada, ['doctor', '--json']).json.findings as any[]).filter((f) => f.kind === 'unreadable');
+    expect(unreadable()).toEqual([]);
+    // the same user on a machine with another key (a lost identity, a new laptop)
+    ada.env.XDG_CONFIG_HOME = tempDir('handoff-xdg-ada2-');
+    newKey(ada);
+    const [f] = unreadable();
+    expect(f).toMatchObject({ level: 'note', count: 2, versions: [ids[1], ids[0]] });
+    const text = handoff(ada, ['doctor']).stdout;
+    expect(text).toMatch(
+      new RegExp(`note: 2 versions are encrypted for others and your key cannot read them: ${ids[1].slice(0, 12)}, ${ids[0].slice(0, 12)} \\(`),
+    );
+    for (let i = 0; i < 7; i++) writeDoc(ada, `Q${i}`, '--private');
+    ada.env.XDG_CONFIG_HOME = tempDir('handoff-xdg-ada3-');
+    const many = handoff(ada, ['doctor'])
+      .stdout.split('\n')
+      .find((l) => l.includes('your key cannot read'))!;
+    expect(many).toMatch(/9 versions are encrypted .*: ([0-9a-f]{12}, ){4}[0-9a-f]{12} and 4 more \(/);
+  });
+});
