@@ -91,13 +91,17 @@ export function literalBlock(s: string, indent: string): string | null {
   return `|${chomp}\n${lines.map((l) => (l ? indent + l : '')).join('\n')}${extra}`;
 }
 
+/** A string as one YAML scalar on one line, plain when every reader reads it back as itself, else double-quoted: the one spelling of a string (the notes, the NEXT_SESSION.md front matter). */
+export function yamlString(s: string): string {
+  return s === '' ? '""' : plainOk(s) ? s : quote(s);
+}
+
 function scalar(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : v > 0 ? '.inf' : v < 0 ? '-.inf' : '.nan';
   if (typeof v === 'bigint') return v.toString();
-  const s = String(v);
-  return s === '' ? '""' : plainOk(s) ? s : quote(s);
+  return yamlString(String(v));
 }
 
 function key(k: string): string {

@@ -6,7 +6,7 @@
  * Russian headings. Pure: a handoff in, Markdown out, and back.
  */
 import { NESTED_ORDER, TOOL_KEYS, type Handoff, type OpenTrack } from './schema.js';
-import { toCanonicalYaml } from './canonical.js';
+import { toCanonicalYaml, yamlString } from './canonical.js';
 import { frontMatterSpan, keyLines, readScalar } from './front-matter.js';
 
 export const EMPTY_MARK = '(none this round)';
@@ -106,17 +106,6 @@ export function mergeTrackExtras(table: OpenTrack[], other: unknown[]): OpenTrac
 
 const TITLE = 'Next session handoff';
 
-/**
- * A front matter value: plain only when the front matter reader reads it back as itself (a
- * trailing blank would be trimmed away); yes and no are quoted too, for readers that take
- * them for booleans (YAML 1.1).
- */
-function quoteScalar(s: string): string {
-  return /^[\w./@:+-][\w ./@:+-]*$/.test(s) && !/ $/.test(s) && !/^(true|false|null|yes|no|~)$/i.test(s) && !/:\s/.test(s) && readScalar(s) === s
-    ? s
-    : JSON.stringify(s);
-}
-
 function bullet(items: string[]): string[] {
   if (!items.length) return [EMPTY_MARK];
   return items.map((x) => `- ${x.split('\n').join('\n  ')}`);
@@ -144,9 +133,9 @@ function cell(s: string): string {
 
 /** Renders a handoff as `.tasks/NEXT_SESSION.md`. `date` fills `_last_updated_`. */
 export function renderNextSession(h: Handoff, date: string): string {
-  const out = ['---', `_last_updated_: ${quoteScalar(date)}`, `session_id: ${quoteScalar(h.session_id ?? '')}`];
-  if (h.status) out.push(`status: ${h.status}`);
-  if (h.work_item) out.push(`work_item: ${quoteScalar(h.work_item)}`);
+  const out = ['---', `_last_updated_: ${yamlString(date)}`, `session_id: ${yamlString(h.session_id ?? '')}`];
+  if (h.status) out.push(`status: ${yamlString(h.status)}`);
+  if (h.work_item) out.push(`work_item: ${yamlString(h.work_item)}`);
   out.push('---', '', `# ${TITLE}`, '');
   if (h.summary?.trim()) out.push(prose(h.summary), '');
   for (const s of SECTIONS) {

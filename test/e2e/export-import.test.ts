@@ -67,7 +67,7 @@ describe('export and import', () => {
     const e = handoff(src, ['export', '-o', '.tasks/NEXT_SESSION.md']);
     expect(e.code).toBe(0);
     const md = readFileSync(file, 'utf8');
-    expect(md).toMatch(/^---\n_last_updated_: 2026-01-01T00:0\d:00Z\nsession_id: s-7\nstatus: paused\nwork_item: "local:#3"\n---\n\n# Next session handoff\n/);
+    expect(md).toMatch(/^---\n_last_updated_: "2026-01-01T00:0\d:00Z"\nsession_id: s-7\nstatus: paused\nwork_item: local:#3\n---\n\n# Next session handoff\n/);
     expect(md).toContain('| Track | Readiness | Entry point |\n|---|---|---|\n| parser | ready | src/parse.ts |\n| docs \\| man page | started | man/ |');
     expect(md).toContain("## Don't do\n\n- no force push\n");
     expect(md).toContain('## Recent commits\n\n- ');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { load } from 'js-yaml';
 import { renderNextSession, parseNextSession, looksLikeNextSession, EMPTY_MARK } from '../../src/core/next-session.js';
 import type { Handoff } from '../../src/core/schema.js';
 
@@ -24,7 +25,7 @@ describe('renderNextSession', () => {
     expect(md).toBe(
       [
         '---',
-        '_last_updated_: 2026-01-01T00:00:00Z',
+        '_last_updated_: "2026-01-01T00:00:00Z"',
         'session_id: s-42',
         'status: paused',
         '---',
@@ -130,6 +131,50 @@ describe('parseNextSession', () => {
     expect(looksLikeNextSession('## Ask the user\n- x\n')).toBe(true);
   });
 
+  it('writes its front matter with the one YAML scalar writer: js-yaml reads back every string as written (property)', () => {
+    const tricky = fc.constantFrom(
+      '2026-01-01',
+      '2026-01-01T00:00:00Z',
+      'yes',
+      'No',
+      'on',
+      'null',
+      '~',
+      '0x1f',
+      '1e3',
+      '.5',
+      '-',
+      'a: b',
+      'x #c',
+      "it's",
+      '"q"',
+      '  pad',
+      'tab\t',
+      'é',
+      '\\',
+      '*a',
+      '&b',
+      '!t',
+      '%p',
+      '@x',
+      '`t`',
+      '[a]',
+      '{a}',
+      '|',
+      '>',
+    );
+    const s = fc.oneof(tricky, fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 6 })).map((x) => x.replace(/[\r\n]/g, ' '));
+    fc.assert(
+      fc.property(s, s, s, (session, item, date) => {
+        const md = renderNextSession({ session_id: session, work_item: item, status: 'active' } as Handoff, date);
+        const front = md.split('\n---\n')[0].replace(/^---\n/, '');
+        expect(load(front)).toEqual({ _last_updated_: date, session_id: session, status: 'active', ...(item ? { work_item: item } : {}) });
+        expect(parseNextSession(md).lastUpdated).toBe(date);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('round-trips the fields it carries (property)', () => {
     const line = fc
       .string({ minLength: 1, maxLength: 20 })
@@ -138,7 +183,7 @@ describe('parseNextSession', () => {
     const text = fc.array(line, { minLength: 1, maxLength: 3 }).map((ls) => ls.join('\n'));
     const cellText = line.map((s) => s.replace(/<br>/g, ''));
     const handoff = fc.record({
-      session_id: line.filter((s) => !s.includes('\\')),
+      session_id: line,
       status: fc.constantFrom('active', 'paused', 'done'),
       summary: text,
       cursor: fc.record({ next_step: text }),
