@@ -103,6 +103,28 @@ module.exports = {
       to: { path: '^src/git/' },
     },
     {
+      name: 'the-view-client-is-a-page',
+      comment:
+        'src/view-client/ runs in the browser (docs/view.md): besides itself it imports only pure core/ code (types of app/view/ aside), never Node built-ins, git, files or processes.',
+      severity: 'error',
+      from: { path: '^src/view-client/' },
+      to: { path: '^src/', pathNot: '^src/(view-client|core)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'the-view-client-has-no-node',
+      comment: 'The browser has no Node built-ins: src/view-client/ imports none.',
+      severity: 'error',
+      from: { path: '^src/view-client/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'nothing-imports-the-view-client',
+      comment: 'The page is a bundle of its own (scripts/build.mjs), read from dist/ by `git handoff view` only: no module of the CLI imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/view-client/' },
+      to: { path: '^src/view-client/' },
+    },
+    {
       name: 'no-circular',
       comment:
         'No import cycle, type-only ones included: a cycle makes two modules one in all but name (the shared type goes to a module both import). causal-latest.ts goes with the version reader rewrite (src/history/).',

@@ -47,6 +47,11 @@ export default tseslint.config(
     },
   },
   {
+    // The view's page runs in the browser (docs/view.md).
+    files: ['src/view-client/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Tests read the CLI's JSON output and poke at protocol messages: `any` is their shape.
     files: ['test/**/*.ts'],
     // Expected output is matched column for column; `/  x/` reads as the output looks.

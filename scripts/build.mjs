@@ -110,6 +110,24 @@ noteInputs(
     plugins: [splitPlugin],
   }),
 );
+// The view's page (src/view-client/, docs/view.md): a browser bundle of its own, read from
+// dist/ only by `git handoff view` (served as /app.js, inline in a file of `view --html`),
+// so no command bundle carries it. Minified: the file of --html holds it whole.
+noteInputs(
+  await build({
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome109', 'firefox115', 'safari16'],
+    entryPoints: [join(root, 'src/view-client/main.ts')],
+    outfile: join(dist, 'view-app.js'),
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    metafile: true,
+  }),
+);
+writeFileSync(join(dist, 'view-app.css'), readFileSync(join(root, 'src/view-client/app.css'), 'utf8'));
 writeThirdPartyNotices();
 writeFileSync(join(dist, 'cli.cjs'), `#!/usr/bin/env node\n${readFileSync(join(dist, 'cli.cjs'), 'utf8')}`);
 chmodSync(join(dist, 'cli.cjs'), 0o755);

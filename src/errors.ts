@@ -94,6 +94,10 @@ export class SecretDetected extends Refused {
 export class UnknownVersion extends Refused {
   static override code = 'UnknownVersion';
 }
+/** Exit 1: the port `view --port` names is taken. */
+export class PortInUse extends Refused {
+  static override code = 'PortInUse';
+}
 export class UnknownBranch extends Refused {
   static override code = 'UnknownBranch';
 }

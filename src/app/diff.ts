@@ -76,14 +76,6 @@ export function diffJson(d: VersionDiff) {
 
 /** The text `diff` prints (the MCP tool returns the same), the heading through `paint`. */
 export async function diffText(d: VersionDiff, paint: Painter = plainPainter): Promise<string> {
-  const { renderChanges } = await import('../core/version-diff.js');
-  let out = `${paint.heading(`diff ${d.old.id.slice(0, 12)}..${d.new.id.slice(0, 12)}`)}\n`;
-  for (const m of d.moved)
-    out += `version ${m.version.slice(0, 12)} was moved from commit ${m.from.slice(0, 7)} to ${m.to.slice(0, 7)} by a rewrite (amend or rebase)\n`;
-  // A version moved by a rewrite carries the same note: say so rather than "(no changes)".
-  if (d.moved.length && !d.changes.length)
-    out += `(no changes to the content; the note moved from ${d.old.target.slice(0, 7)} to ${d.new.target.slice(0, 7)})\n`;
-  else if (d.changes.length) out += renderChanges(d.changes);
-  else out += d.hidden ? `(no changes to what was written; only bookkeeping: see --bookkeeping)\n` : '(no changes)\n';
-  return out;
+  const { renderVersionDiff } = await import('../core/version-diff.js');
+  return renderVersionDiff(d, (s) => paint.heading(s));
 }

@@ -169,3 +169,8 @@ function keep(e: IndexedVersion, branch: string | undefined, sinceMs: number | n
   }
   return true;
 }
+
+/** `search --json`'s document (the view's `/api/search` answers the same). */
+export function searchJson(r: SearchResult) {
+  return { ok: true, query: r.query, order: r.order, searched: r.searched, skipped_invalid: r.skippedInvalid, more: r.more, results: r.hits };
+}

@@ -16,6 +16,7 @@ import { authorizationOf } from './seed.js';
 import { untrustedNotice } from './policy.js';
 import { isHandoffError, ProviderFailed } from '../errors.js';
 import { requireWorkTree } from './repository.js';
+import { serializeReceipt } from '../core/receipt.js';
 import { insidePath } from '../state/bounded-file.js';
 
 export interface ItemStatus {
@@ -117,4 +118,32 @@ export async function allStatuses(repo: Repo): Promise<{ statuses: ItemStatus[];
     notice = s.notice;
   }
   return { statuses, notice };
+}
+
+/** `status --json`'s record of one item (the view's `/api/items` lists the same). */
+export function itemJson(s: ItemStatus) {
+  return {
+    work_item: s.workItem,
+    state: s.state,
+    title: s.title,
+    handoff_doc: s.handoffDoc,
+    valid: s.valid,
+    problems: s.problems,
+    receipts: s.receipts.map((r) => JSON.parse(serializeReceipt(r))),
+    remote: s.remote && {
+      issue_state: s.remote.issueState,
+      title: s.remote.title,
+      status: s.remote.boardStatus,
+      handoff_doc: s.remote.boardHandoffDoc,
+    },
+    disagreements: s.disagreements,
+    remote_error: s.remoteError,
+    authorization: s.authorization && {
+      id: s.authorization.id,
+      valid: s.authorization.valid,
+      reason: s.authorization.reason,
+      retries_left: s.authorization.retriesLeft,
+      scope: s.authorization.scope,
+    },
+  };
 }

@@ -29,6 +29,7 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
   search: () => import('./search.js'),
   mcp: () => import('./mcp.js'),
   key: () => import('./key.js'),
+  view: () => import('./view.js'),
 };
 
 /**
@@ -38,7 +39,7 @@ export const COMMANDS: Record<string, () => Promise<{ command: CommandModule }>>
  */
 export const COMMAND_GROUPS: readonly { title: string; commands: readonly string[] }[] = [
   { title: 'everyday (what each session needs)', commands: ['init', 'show', 'write', 'log', 'diff', 'uninstall'] },
-  { title: 'history (what earlier sessions wrote)', commands: ['search', 'export', 'import'] },
+  { title: 'history (what earlier sessions wrote)', commands: ['search', 'view', 'export', 'import'] },
   { title: 'sync and repair (a teammate, a second machine)', commands: ['sync', 'doctor', 'purge', 'key'] },
   { title: 'agents', commands: ['mcp', 'classify', 'relay', 'ack'] },
   { title: 'work items (each step proven by a receipt)', commands: ['claim', 'doc', 'status', 'seed', 'accept', 'authorize', 'reopen', 'policy'] },

@@ -1,7 +1,7 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
-import { groupHits, groupNote, searchHandoffs, type SearchOrder, type SearchResult } from '../app/search.js';
+import { groupHits, groupNote, searchHandoffs, searchJson, type SearchOrder } from '../app/search.js';
 import { UsageError } from '../errors.js';
 import { visibleText } from '../core/visible-text.js';
 
@@ -54,7 +54,3 @@ export const command: CommandModule = {
     return code;
   },
 };
-
-export function searchJson(r: SearchResult) {
-  return { ok: true, query: r.query, order: r.order, searched: r.searched, skipped_invalid: r.skippedInvalid, more: r.more, results: r.hits };
-}

@@ -2,37 +2,9 @@ import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { WORK_ITEM_OPTION } from './work-item-output.js';
 import { withRepo } from '../app/repository.js';
-import { allStatuses, itemStatus, type ItemStatus } from '../app/status.js';
+import { allStatuses, itemJson, itemStatus, type ItemStatus } from '../app/status.js';
 import { parseItemOption } from '../app/work-items.js';
-import { serializeReceipt } from '../core/receipt.js';
 import { visibleText } from '../core/visible-text.js';
-
-function itemJson(s: ItemStatus) {
-  return {
-    work_item: s.workItem,
-    state: s.state,
-    title: s.title,
-    handoff_doc: s.handoffDoc,
-    valid: s.valid,
-    problems: s.problems,
-    receipts: s.receipts.map((r) => JSON.parse(serializeReceipt(r))),
-    remote: s.remote && {
-      issue_state: s.remote.issueState,
-      title: s.remote.title,
-      status: s.remote.boardStatus,
-      handoff_doc: s.remote.boardHandoffDoc,
-    },
-    disagreements: s.disagreements,
-    remote_error: s.remoteError,
-    authorization: s.authorization && {
-      id: s.authorization.id,
-      valid: s.authorization.valid,
-      reason: s.authorization.reason,
-      retries_left: s.authorization.retriesLeft,
-      scope: s.authorization.scope,
-    },
-  };
-}
 
 function render(s: ItemStatus): string {
   const lines = [`${s.workItem}: ${s.state}${s.title ? ` - ${s.title}` : ''}`];

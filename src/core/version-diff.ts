@@ -88,3 +88,26 @@ function changeLines(changes: Change[]): string {
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
+
+/** What `diff` says of two versions: their ids and targets, the changes, and which of them a rewrite moved. */
+export interface VersionDiffFacts {
+  old: { id: string; target: string };
+  new: { id: string; target: string };
+  changes: Change[];
+  /** bookkeeping changes left out of `changes` */
+  hidden: number;
+  moved: { version: string; from: string; to: string }[];
+}
+
+/** The text `diff` prints (the MCP tool and the view show the same), the heading through `heading`. */
+export function renderVersionDiff(d: VersionDiffFacts, heading: (s: string) => string = (s) => s): string {
+  let out = `${heading(`diff ${d.old.id.slice(0, 12)}..${d.new.id.slice(0, 12)}`)}\n`;
+  for (const m of d.moved)
+    out += `version ${m.version.slice(0, 12)} was moved from commit ${m.from.slice(0, 7)} to ${m.to.slice(0, 7)} by a rewrite (amend or rebase)\n`;
+  // A version moved by a rewrite carries the same note: say so rather than "(no changes)".
+  if (d.moved.length && !d.changes.length)
+    out += `(no changes to the content; the note moved from ${d.old.target.slice(0, 7)} to ${d.new.target.slice(0, 7)})\n`;
+  else if (d.changes.length) out += renderChanges(d.changes);
+  else out += d.hidden ? `(no changes to what was written; only bookkeeping: see --bookkeeping)\n` : '(no changes)\n';
+  return out;
+}

@@ -42,6 +42,9 @@ const FIXTURE: Record<string, string> = {
   'src/app/ring-a.ts': "import type { B } from './ring-b.js';\nexport type A = { b?: B };\n",
   'src/app/ring-b.ts': "import type { A } from './ring-a.js';\nexport type B = { a?: A };\n",
   'src/app/lonely.ts': 'export const lonely = 1;\n',
+  'src/view-client/main.ts':
+    "import { readRef } from '../git/refs.js';\nimport { readFileSync } from 'node:fs';\nexport const page = () => readFileSync(readRef());\n",
+  'src/app/serve-page.ts': "import { page } from '../view-client/main.js';\nexport const serve = page;\n",
 };
 
 let dir: string;
@@ -70,22 +73,27 @@ describe('dependency-cruiser boundaries', () => {
     const violations = [...r.stdout.matchAll(/^\s*error (\S+): (\S+)(?: →((?:\s+\S+ →)*\s+\S+))?$/gm)]
       .map((m) => `${m[1]}: ${[m[2], ...(m[3] ?? '').split('→').map((x) => x.trim())].filter(Boolean).join(' -> ')}`)
       .sort();
-    expect(violations, r.stdout + r.stderr).toEqual([
-      'commands-go-through-app: src/commands/show.ts -> src/git/refs.ts',
-      'commands-use-core-only-to-render: src/commands/log.ts -> src/core/decide.ts',
-      'core-has-no-io: src/core/impure.ts -> fs',
-      'core-is-pure: src/core/impure.ts -> src/git/refs.ts',
-      'entry-uses-only-the-registry: src/cli.ts -> src/commands/show.ts',
-      'errors-is-a-leaf: src/errors.ts -> src/cli/io.ts',
-      'history-is-above-git: src/git/asks-history.ts -> src/history/reader.ts',
-      'no-circular-layers: src/git/lower.ts -> src/app/show.ts',
-      'no-circular: src/app/ring-a.ts -> src/app/ring-b.ts -> src/app/ring-a.ts',
-      'no-orphans: src/app/lonely.ts',
-      'nothing-imports-commands: src/app/peek.ts -> src/commands/show.ts',
-      'only-the-runner-starts-programs: src/app/show.ts -> child_process',
-      'only-the-shell-imports-cli: src/app/out.ts -> src/cli/io.ts',
-      'state-is-below-git: src/state/lock.ts -> src/git/refs.ts',
-    ]);
+    expect(violations, r.stdout + r.stderr).toEqual(
+      [
+        'commands-go-through-app: src/commands/show.ts -> src/git/refs.ts',
+        'commands-use-core-only-to-render: src/commands/log.ts -> src/core/decide.ts',
+        'core-has-no-io: src/core/impure.ts -> fs',
+        'core-is-pure: src/core/impure.ts -> src/git/refs.ts',
+        'entry-uses-only-the-registry: src/cli.ts -> src/commands/show.ts',
+        'errors-is-a-leaf: src/errors.ts -> src/cli/io.ts',
+        'history-is-above-git: src/git/asks-history.ts -> src/history/reader.ts',
+        'no-circular-layers: src/git/lower.ts -> src/app/show.ts',
+        'no-circular: src/app/ring-a.ts -> src/app/ring-b.ts -> src/app/ring-a.ts',
+        'no-orphans: src/app/lonely.ts',
+        'nothing-imports-commands: src/app/peek.ts -> src/commands/show.ts',
+        'only-the-runner-starts-programs: src/app/show.ts -> child_process',
+        'only-the-shell-imports-cli: src/app/out.ts -> src/cli/io.ts',
+        'state-is-below-git: src/state/lock.ts -> src/git/refs.ts',
+        'nothing-imports-the-view-client: src/app/serve-page.ts -> src/view-client/main.ts',
+        'the-view-client-has-no-node: src/view-client/main.ts -> fs',
+        'the-view-client-is-a-page: src/view-client/main.ts -> src/git/refs.ts',
+      ].sort(),
+    );
     expect(r.status).toBe(violations.length);
   });
 });

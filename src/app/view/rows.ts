@@ -1,0 +1,159 @@
+/**
+ * A version as the view draws it (docs/view.md "The data API"): the row `log --json` gives,
+ * and what the reader knows of its place in the graph: a head, one of a divergence's heads,
+ * moved by a rewrite or carried onto a squash merge, asking for a relay. Pages are read
+ * through the one reader, a page at a time: the server never holds every note's text.
+ */
+import type { Repo } from '../../git/repo.js';
+import type { ReadVersion } from '../../git/handoff-store.js';
+import { VersionReader } from '../../history/reader.js';
+import { ProvenanceReader } from '../../git/provenance.js';
+import { parseTrailers } from '../../git/objects.js';
+import { isoUtc } from '../../git/identity.js';
+import { provenanceJson, type Provenance } from '../../core/provenance.js';
+import { movedByRewrite } from '../../core/rewrite.js';
+import { relayReasonOf } from '../../core/relay.js';
+import { subjectLine } from '../../core/substantive.js';
+
+/** How much of a summary a row carries: the list shows one line; the bookmark has the rest. */
+const SUMMARY_CHARS = 300;
+
+export interface Moved {
+  from: string;
+  to: string;
+  by: 'rewrite' | 'squash';
+}
+
+export interface ViewRow {
+  version: string;
+  target: string;
+  date: string;
+  branch: string | null;
+  valid: boolean;
+  session_id: string | null;
+  status: string | null;
+  summary: string | null;
+  continues: string[];
+  author: { name: string; email: string };
+  origin: string | null;
+  signature: string;
+  signer?: string;
+  visibility: string;
+  readable: boolean;
+  head: boolean;
+  diverged: boolean;
+  moved: Moved | null;
+  relay: string | null;
+}
+
+const text = (x: unknown): string | null => (typeof x === 'string' ? x : null);
+
+/** How a version came to sit where it sits, when it was not written there. */
+export function movedOf(v: ReadVersion): Moved | null {
+  const trailers = parseTrailers(v.commit.message);
+  const reattached = trailers['Handoff-Reattached-From'];
+  if (reattached) {
+    // app/heal.ts names a squash merge (local, or the same tree merged on the forge) in the subject
+    const squash = /\((squash merge|same tree[^)]*)\)\s*$/.test(subjectLine(v.commit.message));
+    return { from: reattached, to: v.target, by: squash ? 'squash' : 'rewrite' };
+  }
+  if (v.writtenAt !== v.target) return { from: v.writtenAt, to: v.target, by: 'rewrite' };
+  const m = movedByRewrite(v.handoff, v.target);
+  return m ? { ...m, by: 'rewrite' } : null;
+}
+
+export function viewRow(v: ReadVersion, p: Provenance, place: { head: boolean; diverged: boolean }): ViewRow {
+  const h = v.handoff;
+  const summary = text(h.summary);
+  return {
+    version: v.id,
+    target: v.target,
+    date: text(h.date) ?? isoUtc(v.timestamp),
+    branch: v.branch ?? null,
+    valid: v.valid,
+    session_id: text(h.session_id),
+    status: text(h.status),
+    summary: summary && summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS - 1)}…` : summary,
+    continues: v.continues ?? [],
+    ...provenanceJson(p),
+    visibility: v.visibility,
+    readable: v.readable,
+    head: place.head,
+    diverged: place.diverged,
+    moved: movedOf(v),
+    relay: relayReasonOf(parseTrailers(v.commit.message)),
+  };
+}
+
+/** The heads of each branch at one tip, asked of the reader once per branch met. */
+class BranchHeads {
+  private readonly heads = new Map<string | null, Promise<{ heads: Set<string>; diverged: boolean }>>();
+  constructor(private readonly reader: VersionReader) {}
+
+  place(v: ReadVersion): Promise<{ head: boolean; diverged: boolean }> {
+    const b = v.branch ?? null;
+    let found = this.heads.get(b);
+    if (!found) {
+      found = this.reader.latest({ branch: b }).then((l) => ({
+        heads: new Set([...(l.version && !l.fallback ? [l.version.id] : []), ...(l.fallback ? [] : l.diverged.map((d) => d.id))]),
+        diverged: !l.fallback && l.diverged.length > 0,
+      }));
+      this.heads.set(b, found);
+    }
+    return found.then((f) => ({ head: f.heads.has(v.id), diverged: f.diverged && f.heads.has(v.id) }));
+  }
+}
+
+/**
+ * Pages of rows in the reader's order (every branch). The client asks page after page as it
+ * scrolls: the walk is kept between requests and resumed where the last page ended; a
+ * cursor for another place (or another tip) starts a new walk and skips to it.
+ */
+export class RowPager {
+  private walk: { tip: string | null; offset: number; it: AsyncGenerator<ReadVersion>; heads: BranchHeads; peeked: ReadVersion | null } | null = null;
+  private readonly provenance: ProvenanceReader;
+  private readonly reader: VersionReader;
+
+  constructor(readonly repo: Repo) {
+    this.reader = new VersionReader(repo);
+    this.provenance = new ProvenanceReader(repo);
+  }
+
+  async page(offset: number, limit: number): Promise<{ tip: string | null; rows: ViewRow[]; more: boolean }> {
+    const tip = await this.reader.store.tip();
+    if (!this.walk || this.walk.tip !== tip || this.walk.offset !== offset) {
+      const { versions } = await this.reader.select({ all: true });
+      this.walk = { tip, offset: 0, it: versions, heads: new BranchHeads(this.reader), peeked: null };
+      while (this.walk.offset < offset) {
+        if ((await this.walk.it.next()).done) return { tip, rows: [], more: false };
+        this.walk.offset++;
+      }
+    }
+    const w = this.walk;
+    const batch: ReadVersion[] = [];
+    if (w.peeked && limit > 0) {
+      batch.push(w.peeked);
+      w.peeked = null;
+    }
+    let done = false;
+    while (batch.length < limit) {
+      const n = await w.it.next();
+      if (n.done) {
+        done = true;
+        break;
+      }
+      batch.push(n.value);
+    }
+    w.offset += batch.length;
+    // One more look ahead says whether a next page exists without a second request.
+    if (!done && !w.peeked) {
+      const n = await w.it.next();
+      if (!n.done) w.peeked = n.value;
+    }
+    const more = w.peeked !== null;
+    const prov = await this.provenance.of(batch.map((v) => v.id));
+    const rows: ViewRow[] = [];
+    for (const v of batch) rows.push(viewRow(v, prov.get(v.id)!, await w.heads.place(v)));
+    return { tip, rows, more };
+  }
+}
