@@ -7,7 +7,7 @@ import { TestRepo } from '../helpers/repo.js';
 
 const GROUPS: [string, string[]][] = [
   ['everyday', ['init', 'show', 'write', 'log', 'diff', 'uninstall']],
-  ['history', ['search', 'export', 'import']],
+  ['history', ['search', 'view', 'export', 'import']],
   ['sync and repair', ['sync', 'doctor', 'purge', 'key']],
   ['agents', ['mcp', 'classify', 'relay', 'ack']],
   ['work items', ['claim', 'doc', 'status', 'seed', 'accept', 'authorize', 'reopen', 'policy']],
