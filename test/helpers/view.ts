@@ -9,6 +9,7 @@ import { cliPath } from './cli.js';
 import type { TestRepo } from './repo.js';
 
 export interface RunningView {
+  /** the first line it printed */
   url: string;
   port: number;
   token: string;
@@ -27,8 +28,17 @@ export function hasView(repo: TestRepo): boolean {
 
 const LINE = /^http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+)$/;
 
-export async function startView(repo: TestRepo, args: string[] = [], ms = 30_000): Promise<RunningView> {
-  const child = spawn('git', ['handoff', 'view', ...args], { cwd: repo.dir, env: { ...repo.env, PATH: cliPath() }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts the installed bin, `git-handoff view ...`, so that a signal sent reaches the server
+ * itself and its exit code is the server's. With `via: 'git'`, `git handoff view ...` in a
+ * process group of its own, as a terminal runs it (a Ctrl-C goes to the whole group:
+ * `stop('SIGINT')` then signals the group).
+ */
+export async function startView(repo: TestRepo, args: string[] = [], opts: { via?: 'bin' | 'git'; ms?: number } = {}): Promise<RunningView> {
+  const ms = opts.ms ?? 30_000;
+  const group = opts.via === 'git';
+  const [cmd, argv] = group ? ['git', ['handoff', 'view', ...args]] : ['git-handoff', ['view', ...args]];
+  const child = spawn(cmd, argv, { cwd: repo.dir, env: { ...repo.env, PATH: cliPath() }, stdio: ['ignore', 'pipe', 'pipe'], detached: group });
   let out = '';
   let err = '';
   child.stdout!.on('data', (b) => (out += b));
@@ -38,8 +48,16 @@ export async function startView(repo: TestRepo, args: string[] = [], ms = 30_000
   );
   const stop: RunningView['stop'] = async (signal = 'SIGTERM', within = 10_000) => {
     const t = Date.now();
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), within);
+    const kill = (sig: NodeJS.Signals) => {
+      try {
+        if (group && child.pid) process.kill(-child.pid, sig);
+        else child.kill(sig);
+      } catch {
+        // already gone
+      }
+    };
+    if (child.exitCode === null && child.signalCode === null) kill(signal);
+    const timer = setTimeout(() => kill('SIGKILL'), within);
     const r = await exited;
     clearTimeout(timer);
     return { ...r, ms: Date.now() - t };
