@@ -86,7 +86,7 @@ export function viewRow(v: ReadVersion, p: Provenance, place: { head: boolean; d
 }
 
 /** The heads of each branch at one tip, asked of the reader once per branch met. */
-class BranchHeads {
+export class BranchHeads {
   private readonly heads = new Map<string | null, Promise<{ heads: Set<string>; diverged: boolean }>>();
   constructor(private readonly reader: VersionReader) {}
 
