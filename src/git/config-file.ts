@@ -7,10 +7,11 @@
  * patterns in a condition, `hasconfig:`, `git -c` parameters, a git build whose system file
  * it cannot name) returns null, and the caller asks git itself. Saves a git process on every hook and `show`.
  */
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Unsupported, canonicalKey, parseConfigText, readIfExists, type ConfigEntry } from './config-text.js';
 import { readRepoFormat } from './repo-format.js';
+import { readHead } from './head.js';
 
 export type ConfigMap = Map<string, string[]>;
 /** git_env_bool: undefined for a value git would die on. */
@@ -172,11 +173,15 @@ function conditionHolds(cond: string, file: string, ctx: IncludeContext): boolea
     if (!ctx.gitDir) return false;
     const pat = branch[1];
     if (!pat || GLOB.test(pat)) throw new Unsupported('include condition pattern');
-    const head = join(ctx.gitDir, 'HEAD');
-    if (lstatSync(head, { throwIfNoEntry: false })?.isSymbolicLink()) throw new Unsupported('symlinked HEAD');
-    const m = /^ref: refs\/heads\/(.+)\n?$/.exec(readIfExists(head) ?? '');
-    if (!m) return false;
-    return pat.endsWith('/') ? m[1].startsWith(pat) : m[1] === pat;
+    const head = readHead(ctx.gitDir);
+    if (head === undefined) throw new Unsupported('HEAD');
+    if (head?.kind !== 'symbolic') return false;
+    // a branch git matches byte for byte, whose name is not UTF-8: git answers
+    if (head.branch === null) {
+      if (head.ref.toString('latin1').startsWith('refs/heads/')) throw new Unsupported('branch name');
+      return false;
+    }
+    return pat.endsWith('/') ? head.branch.startsWith(pat) : head.branch === pat;
   }
   if (/^(gitdir|gitdir\/i|onbranch|hasconfig):/.test(cond) || cond.includes(':')) throw new Unsupported('include condition');
   return false; // git ignores a condition it does not know

@@ -6,11 +6,12 @@
  * (ceilings, core.worktree, reftable, unknown extensions, ...) return null and the caller
  * asks `git rev-parse` instead. Saves a git process on every hook and `show`.
  */
-import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { envBool } from './config-file.js';
 import { readRepoFormat } from './repo-format.js';
 import { allowedBare, ownershipVerdict } from './safe-directory.js';
+import { hasValidHead } from './head.js';
 
 export interface Discovered {
   gitDir: string;
@@ -41,24 +42,6 @@ function realpath(p: string): string {
   }
 }
 
-/** setup.c validate_headref: HEAD is a `refs/` symlink, a `ref: refs/...` file or a detached object id. */
-function validHead(path: string): boolean {
-  const st = lstatSync(path, { throwIfNoEntry: false });
-  if (!st) return false;
-  try {
-    if (st.isSymbolicLink()) return readlinkSync(path).startsWith('refs/');
-    if (!st.isFile()) return false;
-    const fd = openSync(path, 'r');
-    const buf = Buffer.alloc(255);
-    const n = readSync(fd, buf, 0, 255, 0);
-    closeSync(fd);
-    const text = buf.toString('latin1', 0, n);
-    return /^ref:\s*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text);
-  } catch {
-    return false;
-  }
-}
-
 /** get_common_dir: the `commondir` file, resolved against the git dir. */
 function commonDirOf(gitDir: string): string {
   if (!isFile(join(gitDir, 'commondir'))) return gitDir;
@@ -72,7 +55,7 @@ function commonDirOf(gitDir: string): string {
 
 /** setup.c is_git_directory: a valid HEAD here, objects/ and refs/ in the common dir. */
 function isGitDirectory(d: string): boolean {
-  if (!validHead(join(d, 'HEAD'))) return false;
+  if (!hasValidHead(d)) return false;
   const common = commonDirOf(d);
   return isDir(join(common, 'objects')) && isDir(join(common, 'refs'));
 }

@@ -1,7 +1,7 @@
 /**
  * Repository discovery, configuration and refs: the facts every command starts from.
  */
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { git, runGit, pipeGit, startGit, firstLine, type GitRunOptions } from './exec.js';
 import { start } from '../process/run.js';
@@ -15,6 +15,7 @@ import { NotARepository, UnsupportedRepository, UntrustedRepository, GitFailed, 
 import { describeGitFsFailure } from './fs-failure.js';
 import { checkListValues, noteConfigWarning } from './config-values.js';
 import { isObjectId, ZERO_OID } from '../core/object-id.js';
+import { headViaGit, readHead, refText } from './head.js';
 
 export const NOTES_REF = 'refs/notes/handoff';
 
@@ -141,9 +142,7 @@ export class Repo {
     // Refs stored other than as files (reftable), or a format this process cannot read: git answers for refs.
     if (!readRepoFormat(gitDir, commonDir)) {
       repo.refsOnDisk = false;
-      const head = await repo.runGit(['symbolic-ref', '-q', 'HEAD'], { readOnly: true });
-      const m = /^refs\/heads\/(.+)$/.exec(head.stdout.toString('utf8').trim());
-      repo.headRef = head.code === 0 && m ? m[1] : null;
+      repo.headRef = await headViaGit((args) => repo.runGit(args, { readOnly: true }));
     }
     return repo;
   }
@@ -230,19 +229,11 @@ export class Repo {
     return /^(true|yes|on|1)$/i.test(v.trim());
   }
 
-  /** The branch HEAD points at (short name), or null when detached. */
+  /** The branch HEAD points at (short name; an unborn branch too), or null when detached or on a branch whose name is not UTF-8 (src/git/head.ts). */
   headBranch(): string | null {
     if (!this.refsOnDisk) return this.headRef;
-    try {
-      const head = readFileSync(join(this.gitDir, 'HEAD'), 'utf8').trim();
-      const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
-      if (m) return m[1];
-      // An object id: detached, unless HEAD is an old-style symlink to the branch (core.preferSymlinkRefs).
-      const link = lstatSync(join(this.gitDir, 'HEAD')).isSymbolicLink() ? readlinkSync(join(this.gitDir, 'HEAD')) : '';
-      return /^refs\/heads\/(.+)$/.exec(link)?.[1] ?? null;
-    } catch {
-      return null;
-    }
+    const head = readHead(this.gitDir);
+    return head?.kind === 'symbolic' ? head.branch : null;
   }
 
   /** HEAD's commit id, or null on an unborn branch. */
@@ -264,7 +255,14 @@ export class Repo {
   /** undefined means "could not tell in-process". */
   private readRefFile(ref: string, depth: number): string | null | undefined {
     if (depth > 5 || !this.refsOnDisk) return undefined;
-    const dir = ref === 'HEAD' || ref.startsWith('refs/bisect') || ref.startsWith('refs/worktree') ? this.gitDir : this.paths.commonDir;
+    if (ref === 'HEAD') {
+      const head = readHead(this.gitDir);
+      if (!head) return undefined;
+      if (head.kind === 'detached') return head.oid;
+      const target = refText(head.ref);
+      return target === null ? undefined : this.readRefFile(target, depth + 1);
+    }
+    const dir = ref.startsWith('refs/bisect') || ref.startsWith('refs/worktree') ? this.gitDir : this.paths.commonDir;
     let text: string | null = null;
     try {
       text = readFileSync(join(dir, ref), 'utf8').trim();
@@ -276,7 +274,6 @@ export class Repo {
       const m = /^ref:\s*(\S+)$/.exec(text);
       return m ? this.readRefFile(m[1], depth + 1) : undefined;
     }
-    if (ref === 'HEAD') return undefined;
     let packed: string;
     try {
       packed = readFileSync(join(this.paths.commonDir, 'packed-refs'), 'utf8');
