@@ -7,7 +7,8 @@ import { NOTES_REF, type Repo, type PendingRefUpdate } from './repo.js';
 import { EMPTY_TREE_OID, parseTrailers, serializeCommit, type Commit } from './objects.js';
 import { renderCommitMessage } from '../core/commit-message.js';
 import { requireCommit } from './read-objects.js';
-import { diffNotes, findNote, listNotes } from './notes-tree.js';
+import { diffNotes, findNote } from './notes-tree.js';
+import { HeldNotes } from './held-notes.js';
 import { parseLineage } from '../core/lineage.js';
 import { resolveIdentities, type Identities } from './identity.js';
 import { binaryProblem, decodeTextUnsearched, hasBinary, DEFAULT_MAX_BYTES } from '../core/bytes.js';
@@ -160,7 +161,11 @@ const LOCK_WAIT_MS = 5000;
 const INDEX_WALK_LIMIT = 200;
 
 export class HandoffStore {
-  constructor(readonly repo: Repo) {}
+  private readonly held: HeldNotes;
+
+  constructor(readonly repo: Repo) {
+    this.held = new HeldNotes(repo);
+  }
 
   tip(): Promise<string | null> {
     return this.repo.resolveRef(NOTES_REF);
@@ -236,9 +241,11 @@ export class HandoffStore {
     const parentTree = commit.parents.length ? (await this.readCommit(commit.parents[0])).tree : EMPTY_TREE_OID;
     const changed = (await diffNotes(this.repo.objects, parentTree, commit.tree)).filter((d) => d.newBlob);
     if (!changed.length) return none;
-    const held = new Map<string, string[]>();
-    if (parentTree !== EMPTY_TREE_OID)
-      for (const n of await listNotes(this.repo.objects, parentTree)) held.set(n.blob, [...(held.get(n.blob) ?? []), n.target]);
+    // Where the parent tree holds each new blob (a copy), from one index moved along the walk.
+    const held = await this.held.targets(
+      parentTree,
+      changed.map((d) => d.newBlob!),
+    );
     const moves = changed.filter((d) => held.has(d.newBlob!)).map((d) => ({ blob: d.newBlob!, from: held.get(d.newBlob!)!, target: d.target }));
     const fresh = changed.filter((d) => !held.has(d.newBlob!));
     if (!fresh.length) return { version: null, moves };

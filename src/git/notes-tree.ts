@@ -261,3 +261,45 @@ export async function writePath(store: ObjectStore, root: string, path: string, 
   }
   return (await update(root, path.split('/'))) ?? store.write('tree', serializeTree([]));
 }
+
+export interface NoteEntryChange {
+  /** the entry's path in the notes tree (`ab/cdef...`), as `listNotes` names it */
+  path: string;
+  target: string;
+  oldBlob: string | null;
+  newBlob: string | null;
+}
+
+/**
+ * The note entries that differ between two trees, path by path (a note that moved depth is
+ * one entry removed and one added), skipping equal subtrees: what turns `listNotes` of one
+ * tree into `listNotes` of the other, with the same rules for what is a note.
+ */
+export async function diffNoteEntries(store: ObjectStore, oldRoot: string, newRoot: string): Promise<NoteEntryChange[]> {
+  const out: NoteEntryChange[] = [];
+  const split = (entries: TreeEntry[], hex: string) => {
+    const notes = new Map<string, string>();
+    const subs = new Map<string, string>();
+    for (const e of entries) {
+      if (isTreeMode(e.mode)) {
+        if (HEX2.test(e.name) && hex.length + 2 < 40) subs.set(e.name, e.oid);
+      } else if (HEX.test(e.name) && hex.length + e.name.length === 40) notes.set(e.name, e.oid);
+    }
+    return { notes, subs };
+  };
+  async function walk(a: string | null, b: string | null, prefix: string, hex: string): Promise<void> {
+    if (a === b) return;
+    const l = split(await readTree(store, a), hex);
+    const r = split(await readTree(store, b), hex);
+    for (const name of new Set([...l.notes.keys(), ...r.notes.keys()])) {
+      const oa = l.notes.get(name) ?? null;
+      const ob = r.notes.get(name) ?? null;
+      if (oa !== ob) out.push({ path: prefix + name, target: hex + name, oldBlob: oa, newBlob: ob });
+    }
+    for (const name of new Set([...l.subs.keys(), ...r.subs.keys()])) {
+      await walk(l.subs.get(name) ?? null, r.subs.get(name) ?? null, `${prefix}${name}/`, hex + name);
+    }
+  }
+  await walk(oldRoot, newRoot, '', '');
+  return out;
+}
