@@ -45,7 +45,9 @@ export interface LogEntry {
 export async function logVersions(repo: Repo, req: LogRequest): Promise<AsyncGenerator<LogEntry>> {
   const reader = new VersionReader(repo);
   const sel = req.checkBranch ? await checkedSelection(repo, reader, req) : selectionFor(repo, req);
-  const { versions } = req.bulk && canStream(repo) ? await selectBulk(repo, sel) : await reader.select(sel);
+  // The bulk reader hands on each version's commit bytes: provenance need not read them again.
+  const commits = new Map<string, Buffer>();
+  const { versions } = req.bulk && canStream(repo) ? await selectBulk(repo, sel, commits) : await reader.select(sel);
   const prov = new ProvenanceReader(repo);
   return (async function* () {
     // Provenance is asked a window at a time: one git process per window at most, and only
@@ -54,7 +56,11 @@ export async function logVersions(repo: Repo, req: LogRequest): Promise<AsyncGen
     let window: StreamedVersion[] = [];
     let size = 1;
     const flush = async function* (): AsyncGenerator<LogEntry> {
-      const p = await prov.of(window.map((v) => v.id));
+      const p = await prov.of(
+        window.map((v) => v.id),
+        commits,
+      );
+      for (const v of window) commits.delete(v.id);
       const batch = window;
       window = [];
       size = PROVENANCE_WINDOW;

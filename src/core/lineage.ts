@@ -25,7 +25,9 @@ const ids = (value: string | undefined): string[] =>
 /** Reads the lineage trailers of a version commit (a value that names no id counts as none). */
 export function parseLineage(trailers: Record<string, string>): Lineage {
   const raw = trailers[CONTINUES_TRAILER];
-  return { continues: raw === undefined ? null : [...new Set(ids(raw))], beside: [...new Set(ids(trailers[BESIDE_TRAILER]))] };
+  const beside = trailers[BESIDE_TRAILER];
+  if (raw === undefined && beside === undefined) return { continues: null, beside: [] };
+  return { continues: raw === undefined ? null : [...new Set(ids(raw))], beside: [...new Set(ids(beside))] };
 }
 
 /** The trailers a version with this lineage is written with. */

@@ -20,6 +20,11 @@ export class Moves {
       }
   }
 
+  /** Whether a copy was made from `commit` (else `apply` hands a version written there on as it is). */
+  moved(commit: string): boolean {
+    return this.from.has(commit);
+  }
+
   /**
    * `v` with its target where its note was last copied to, following copies of copies.
    * `blob` says its note's blob id (asked only when a copy was made from its commit).

@@ -78,6 +78,9 @@ interface Slot {
   viaStore: Promise<StreamedVersion | null> | null;
   /** hand on `v` as it is: its note was not wanted */
   plain: boolean;
+  /** its commit's bytes were asked too (for `commits`): false until they came */
+  commitDone?: boolean;
+  commitData?: Buffer;
 }
 
 /**
@@ -94,6 +97,12 @@ export async function* streamVersions(
   not: string | null = null,
   /** filled with the id of each note blob this reader read itself, by version (not those the store read) */
   readBlobs?: Map<string, string>,
+  /**
+   * filled with the bytes of each of our versions' commits whose note was read, by version,
+   * as each is handed on (the caller takes them out: log's provenance reads the author and
+   * the signature from them instead of inflating 50,000 commits itself)
+   */
+  commits?: Map<string, Buffer>,
 ): AsyncGenerator<StreamedVersion | Unread> {
   const store = new HandoffStore(repo);
   const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
@@ -139,13 +148,25 @@ export async function* streamVersions(
   };
 
   // Requests to cat-file, answered in the order asked; `pending` holds them until written.
-  const asked: Slot[] = [];
+  const asked: { s: Slot; commit: boolean }[] = [];
   let pending: string[] = [];
   let depth = 1;
   const ask = (s: Slot) => {
     s.depth = depth;
-    asked.push(s);
+    asked.push({ s, commit: false });
     pending.push(`${s.v.id}:${depth ? `${s.v.target.slice(0, 2)}/${s.v.target.slice(2)}` : s.v.target}\n`);
+  };
+  const askCommit = (s: Slot) => {
+    s.commitDone = false;
+    asked.push({ s, commit: true });
+    pending.push(`${s.v.id}\n`);
+  };
+  /** Whether a slot has every answer it waits for. */
+  const done = (s: Slot) => s.answered && s.commitDone !== false;
+  /** The commit's bytes came (null: missing, or not a commit: provenance reads it itself). */
+  const answerCommit = (s: Slot, type: string | null, data: Buffer | null) => {
+    if (type === 'commit' && data) s.commitData = Buffer.from(data);
+    s.commitDone = true;
   };
   const flush = () => {
     if (!pending.length) return;
@@ -180,14 +201,17 @@ export async function* streamVersions(
       const last = header.slice(sp + 1);
       if (last === 'missing' || last === 'ambiguous') {
         at = nl + 1;
-        const s = asked.shift();
-        if (s) answer(s, null, null);
+        const a = asked.shift();
+        if (a?.commit) answerCommit(a.s, null, null);
+        else if (a) answer(a.s, null, null);
         continue;
       }
       const size = Number(last);
       if (buf.length < nl + 2 + size) break;
-      const s = asked.shift();
-      if (s) answer(s, header.slice(header.lastIndexOf(' ', sp - 1) + 1, sp), buf.subarray(nl + 1, nl + 1 + size), header.slice(0, header.indexOf(' ')));
+      const a = asked.shift();
+      const type = header.slice(header.lastIndexOf(' ', sp - 1) + 1, sp);
+      if (a?.commit) answerCommit(a.s, type, buf.subarray(nl + 1, nl + 1 + size));
+      else if (a) answer(a.s, type, buf.subarray(nl + 1, nl + 1 + size), header.slice(0, header.indexOf(' ')));
       at = nl + 2 + size;
     }
     rest = at < buf.length ? buf.subarray(at) : null;
@@ -208,9 +232,10 @@ export async function* streamVersions(
       const r = await s.viaStore;
       return r && moves.apply(r, async () => (await findNote(repo.objects, (await store.readCommit(r.id)).tree, r.writtenAt))?.blob);
     }
-    const v = await moves.apply(s.v, noteBlob(s));
+    const v = moves.moved(s.v.writtenAt) ? await moves.apply(s.v, noteBlob(s)) : s.v;
     if (s.plain) return v;
     if (s.blob) readBlobs?.set(s.v.id, s.blob);
+    if (s.commitData) commits?.set(s.v.id, s.commitData);
     if (isArmoredAge(s.data!)) {
       // An encrypted note: decrypted with the user's identity, its one line naming the commit's author and date.
       const { commit: _, ...r } = await interpretNote({ ...v, commit: await store.readCommit(s.v.id) }, s.data!, maxBytes, noteKeys(repo));
@@ -220,7 +245,7 @@ export async function* streamVersions(
   };
   /** Waits until the oldest slot is answered. */
   const head = async () => {
-    while (!slots[0].answered) {
+    while (!done(slots[0])) {
       if (failure) throw failure;
       flush();
       await new Promise<void>((resolve) => (wake = resolve));
@@ -251,7 +276,10 @@ export async function* streamVersions(
         const s: Slot = { v, depth, tries: 0, answered: false, data: null, viaStore: null, plain: !wantNote(v, trailers) };
         slots.push(s);
         if (s.plain) s.answered = true;
-        else ask(s);
+        else {
+          ask(s);
+          if (commits) askCommit(s);
+        }
         return;
       }
       if (parents.filter(Boolean).length > 1) return;
@@ -277,7 +305,7 @@ export async function* streamVersions(
       }
       tail = at < buf.length ? buf.subarray(at) : null;
       flush();
-      while (slots.length && (slots[0].answered || slots.length > WINDOW)) {
+      while (slots.length && (done(slots[0]) || slots.length > WINDOW)) {
         await head();
         const r = await settle(slots.shift()!);
         if (r) yield r;

@@ -11,6 +11,8 @@ import { VersionReader, type Latest, type Selection } from './reader.js';
 export async function selectBulk(
   repo: Repo,
   sel: Selection,
+  /** filled with the bytes of each listed version's commit, as streamVersions fills it */
+  commits?: Map<string, Buffer>,
 ): Promise<{ versions: AsyncGenerator<StreamedVersion>; fallback: () => boolean; latest: () => Promise<Latest> }> {
   const reader = new VersionReader(repo);
   let picked: Promise<Latest> | null = null;
@@ -29,7 +31,7 @@ export async function selectBulk(
     const wide = sel.all || l.fallback;
     const branches: (string | null)[] = [];
     let unplacedAnywhere = 0;
-    for await (const v of streamVersions(repo, tip, wide ? () => true : (u) => u.branch === want)) {
+    for await (const v of streamVersions(repo, tip, wide ? () => true : (u) => u.branch === want, null, undefined, commits)) {
       const b = v.branch ?? null;
       if (!branches.includes(b)) branches.push(b);
       const unplaced = v.native && isRead(v) && !v.valid && v.handoff.branch === undefined;
