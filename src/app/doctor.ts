@@ -6,7 +6,8 @@
  */
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
-import { setNote } from '../git/notes-tree.js';
+import { VersionReader } from '../history/reader.js';
+import { listNotes, setNote } from '../git/notes-tree.js';
 import { branchHomes, candidateCommits, findOrphanNotesInTree, reflogCommits, type OrphanNote } from '../git/orphans.js';
 import { branchOf } from '../git/reachability.js';
 import { findRefLocks, isStale, removeLock, STALE_LOCK_MS } from '../git/ref-locks.js';
@@ -147,6 +148,22 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
   // A commit this clone's reflogs remember was replaced here (amend, rebase, squash, reset):
   // post-rewrite carried its handoff on, so a note left behind on it is no problem.
   const local = await reflogCommits(repo);
+  // A head of its branch (nothing newer continues it) whose blob no other commit's note
+  // holds (git's copy on the rewritten commit would): its commit was dropped, not rewritten.
+  let carried: Set<string> | null = null;
+  const orphanTargets = new Set(orphanNotes.map((n) => n.target));
+  const heads = new Map<string | null, Promise<Set<string | undefined>>>();
+  const reader = new VersionReader(repo);
+  const droppedHead = async (blob: string, branch: string | null): Promise<boolean> => {
+    if (!heads.has(branch))
+      heads.set(
+        branch,
+        reader.latest({ branch }).then((l) => new Set([...(l.fallback ? [] : [l.version, ...l.diverged])].map((v) => v?.blob))),
+      );
+    if (!(await heads.get(branch)!).has(blob)) return false;
+    carried ??= new Set((await listNotes(repo.objects, tipCommit.tree)).filter((n) => !orphanTargets.has(n.target)).map((n) => n.blob));
+    return !carried.has(blob);
+  };
 
   // The newest orphan chose first; re-attaching oldest first keeps it the newest version.
   const byTarget = new Map(orphans.map((o) => [o.target, o]));
@@ -154,6 +171,20 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
     const o = byTarget.get(p.orphan.target)!;
     const what = `the note of ${o.target.slice(0, 7)} (${o.note.why === 'missing' ? 'commit gone' : 'commit on no branch'})`;
     if (p.to === null) {
+      if (local.has(o.target) && (await droppedHead(o.note.blob, o.branch))) {
+        // A rebase that dropped the commit (or a reset past it): git copied its note nowhere,
+        // and no newer version continues it (a squash's older notes are continued).
+        out.push({
+          kind: 'orphan',
+          subject: o.target,
+          message: `the note of ${o.target.slice(0, 7)} stays on a commit a local rebase or reset dropped (it is in the reflog), and no other commit carries this handoff; it stays in the history ('git handoff log' lists it, and 'git handoff show' gives it while no newer version of ${o.branch ? `branch ${o.branch}` : 'its branch'} continues it)`,
+          action: "nothing to do; if the dropped work is not coming back, write where the work stands now with 'git handoff write'",
+          fixable: false,
+          fixed: false,
+          note: true,
+        });
+        continue;
+      }
       if (local.has(o.target)) {
         out.push({
           kind: 'orphan',

@@ -13,6 +13,7 @@
  */
 import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
+import { VersionReader } from '../history/reader.js';
 import { findNote, setNote } from '../git/notes-tree.js';
 import { ancestorsOf, commitsBetween, unreachableFromLiveRefs } from '../git/orphans.js';
 import { operationInProgress } from '../git/in-progress.js';
@@ -170,15 +171,20 @@ export async function landSquash(repo: Repo): Promise<Healed | null> {
   const root = (await store.readCommit(tip)).tree;
   if (await findNote(repo.objects, root, head)) return null;
   let best: { target: string; blob: string; date: number } | null = null;
+  const found: { target: string; blob: string }[] = [];
   for (const c of rec.commits.filter(isObjectId)) {
     const note = await findNote(repo.objects, root, c);
     const blob = note && (await repo.objects.read(note.blob));
     if (!note || !blob) continue;
+    found.push({ target: c, blob: note.blob });
     const date = Date.parse(field(blob.data.subarray(0, 64 * 1024).toString('utf8'), 'date') ?? '') || 0;
     if (!best || date > best.date) best = { target: c, blob: note.blob, date };
   }
-  if (!best) return null;
-  const { target: old, blob } = best;
+  // The newest by lineage; by date only among notes no version of ours wrote.
+  const newest = found.length > 1 ? await new VersionReader(repo).newestOf(found.map((f) => f.blob)) : null;
+  const chosen = found.find((f) => f.blob === newest) ?? best;
+  if (!chosen) return null;
+  const { target: old, blob } = chosen;
   const branch = repo.headBranch();
   const version = await store.commit('version', (tree) => setNote(repo.objects, tree, head, blob), {
     subject: `handoff ${head.slice(0, 7)}${branch ? ` on ${branch}` : ''}: carried over from ${old.slice(0, 7)} (squash merge)`,

@@ -6,7 +6,7 @@ import type { Repo } from '../git/repo.js';
 import type { HandoffStore, ReadVersion } from '../git/handoff-store.js';
 import { VersionReader, type Latest, type Selection } from '../history/reader.js';
 import { readCommit } from '../git/read-objects.js';
-import { noteCopies } from '../git/notes-tree.js';
+import { findNote, noteCopies } from '../git/notes-tree.js';
 import { ageInDays } from '../core/bookmark.js';
 import { dueFrom, subjectLine, type DueReason } from '../core/substantive.js';
 import { isoUtc } from '../git/identity.js';
@@ -117,7 +117,7 @@ async function showFacts(repo: Repo, store: HandoffStore, picked: PickedLatest, 
   }
   const date = typeof version.handoff.date === 'string' ? version.handoff.date : isoUtc(version.timestamp);
   const ageDays = ageInDays(date, how.nowMs ?? Date.now());
-  const [due, provenance] = await Promise.all([how.pinned ? null : dueSince(repo, version), new ProvenanceReader(repo).one(version.id)]);
+  const [due, provenance] = await Promise.all([how.pinned ? null : dueSince(repo, version, store), new ProvenanceReader(repo).one(version.id)]);
   const tip = await store.tip();
   const copies = tip ? await noteCopies(repo.objects, (await store.readCommit(tip)).tree, version.target) : [];
   return {
@@ -152,9 +152,11 @@ async function freshCloneRemote(repo: Repo): Promise<string | null> {
 /**
  * docs/hooks.md: a non-excluded commit on the current branch since the version's head.
  * Walks HEAD's first parents back to that head (or the commit the note now sits on after a
- * rewrite); when neither is found, only commits newer than the version count.
+ * rewrite); when neither is found, only commits newer than the version count. A commit that
+ * carries a handoff itself is no work made since (a rebase that reordered the commits moved
+ * older handoffs above the latest one; their work was done before it was written).
  */
-export async function dueSince(repo: Repo, version: ReadVersion): Promise<DueReason | null> {
+export async function dueSince(repo: Repo, version: ReadVersion, store: HandoffStore): Promise<DueReason | null> {
   const stops = new Set([version.target, ...(typeof version.handoff.head === 'string' ? [version.handoff.head] : [])]);
   const head = await repo.headCommit();
   if (!head || stops.has(head)) return null;
@@ -171,5 +173,11 @@ export async function dueSince(repo: Repo, version: ReadVersion): Promise<DueRea
     commits.push({ id, subject: subjectLine(c.message), timestamp: c.committer.timestamp });
     id = c.parents[0];
   }
-  return dueFrom(found ? commits : commits.filter((c) => c.timestamp >= version.timestamp));
+  const since = found ? commits : commits.filter((c) => c.timestamp >= version.timestamp);
+  const tip = since.length ? await store.tip() : null;
+  if (!tip) return dueFrom(since);
+  const root = (await store.readCommit(tip)).tree;
+  const bare: typeof since = [];
+  for (const c of since) if (!(await findNote(repo.objects, root, c.id))) bare.push(c);
+  return dueFrom(bare);
 }

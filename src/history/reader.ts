@@ -12,6 +12,7 @@ import { orderHeads } from '../core/lineage.js';
 import { UnknownVersion } from '../errors.js';
 import { findHeads, type HeadQuery, type HeadsFound } from './heads.js';
 import { walkVersions } from './walk.js';
+import { findNote } from '../git/notes-tree.js';
 
 export type { Selection } from '../git/handoff-store.js';
 
@@ -132,6 +133,26 @@ export class VersionReader {
       if (!branches.includes(b ?? null)) branches.push(b ?? null);
     }
     return { found: false, branches, total };
+  }
+
+  /**
+   * Of these note blobs (the notes a rewrite or a squash brought together on one commit),
+   * the one whose version the walk meets first: the newest by lineage, since a version is
+   * met before every version it continues, whatever the dates say. Walks at most `limit`
+   * commits; null when no version of the history wrote any of them (the caller decides).
+   */
+  async newestOf(blobs: string[], limit = 5000): Promise<string | null> {
+    const want = new Set(blobs);
+    const tip = await this.store.tip();
+    if (!tip || !want.size) return null;
+    let steps = 0;
+    for await (const { version } of walkVersions(this.store, tip)) {
+      if (++steps > limit) break;
+      if (!version) continue;
+      const note = await findNote(this.repo.objects, version.commit.tree, version.writtenAt);
+      if (note && want.has(note.blob)) return note.blob;
+    }
+    return null;
   }
 
   /** The newest few version ids, for a message naming the versions that do exist. */

@@ -7,7 +7,7 @@
  * not the last one picked). Never quiet: it runs while a rebase is still in progress.
  */
 import { withRepo } from '../repository.js';
-import { HandoffStore } from '../../git/handoff-store.js';
+import { VersionReader } from '../../history/reader.js';
 import { findNote, setNote } from '../../git/notes-tree.js';
 import { newestNote, parseRewriteList, type NoteText } from '../../core/rewrite.js';
 import { noteBranch } from '../../core/front-matter.js';
@@ -20,7 +20,8 @@ export async function run(ctx: HookContext): Promise<number> {
   const groups = parseRewriteList(await ctx.stdin());
   if (!groups.size) return 0;
   return withRepo(ctx.cwd, async (repo) => {
-    const store = new HandoffStore(repo);
+    const reader = new VersionReader(repo);
+    const store = reader.store;
     const tip = await store.tip();
     if (!tip) return 0;
     const root = (await store.readCommit(tip)).tree;
@@ -35,7 +36,10 @@ export async function run(ctx: HookContext): Promise<number> {
         const n = await read(old);
         if (n) carried.push(n);
       }
-      const want = newestNote(carried);
+      // The newest by lineage (a session's later handoff may carry an older date: a clock
+      // that was fast), by date only among notes no version of ours wrote.
+      const newest = carried.length > 1 ? await reader.newestOf(carried.map((n) => n.blob)) : null;
+      const want = carried.find((n) => n.blob === newest) ?? newestNote(carried);
       if (!want) continue;
       const have = await read(target);
       if (have?.blob === want.blob) continue;
