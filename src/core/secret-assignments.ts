@@ -33,7 +33,7 @@ const TYPED = /(?:\s*:\s*|\s+)(?:string|String|str|&(?:'static )?str|\[\]byte|Se
 // `:::=` (GNU Make 4.4) before `::=`; `.=` appends in PHP and Perl (`$token .= "x"`)
 const OPERATOR = /\s*(=>|:::=|::=|:=|\?=|\+=|\.=|=(?![=~])|:(?![:=\\/]))[ \t]*/y;
 // the longer forms first: `is now X` is X, not `now`
-const PROSE = /\s+(?:is set to|is now|is still|is|was|are|=|:)\s+/iy;
+const PROSE = /\s+(?:(?:is set to|is now|is still|is|was|are):?|=|:)\s+/iy;
 const ATTR_VALUE = /\s+value\s*=\s*/y;
 /** What may follow a name that is assigned: an operator, a type, `is`, ` value=`, a flag's value. */
 const NEXT = /[\s=:>?+]/;

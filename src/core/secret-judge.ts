@@ -14,6 +14,7 @@ export function assignmentContext(line: string, a: Assignment): string {
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const THREE_SMALL = /[a-z]{3}/;
 const SMALL = /[a-z]/;
+const LONG_TOKEN = /^(?=[^\d]*\d)[A-Za-z0-9+/_-]{32,}={0,2}$/;
 
 /** Unquoted `Ed25519.BlindKeySignatures`, `settings.tokenValue`: a reference in code. */
 function isCodeLike(v: string): boolean {
@@ -33,7 +34,9 @@ function echoesName(nameWordList: string[], value: string): boolean {
 export function judgeAssignment(a: Assignment, nameWordList: string[]): string | null {
   const { strength, word } = credentialName(a.name, nameWordList);
   if (!strength) return null;
-  if (a.op === 'prose' && strength !== 'strong') return null;
+  // In prose a key (a weak name alone: `my api key is ...`) counts only with a long token
+  // for a value: 32 and more of the token alphabet, digits among them (`the key is deadbeef` passes).
+  if (a.op === 'prose' && strength !== 'strong' && !LONG_TOKEN.test(a.value)) return null;
   if (a.op !== 'prose' && !a.quoted && isCodeLike(a.value)) return null;
   if (echoesName(nameWordList, a.value)) return null;
   return notASecret(a.value, a.op === 'prose' ? 'prose' : strength) ? null : word;

@@ -84,6 +84,11 @@ export function positives(seed = 2026, perRule = 3, perSyntax = 4): Positive[] {
     (k: number) => `API_TOKEN :::= ${v(k)}`,
     (k: number) => `the password is ${f.password()}&${k}`,
     (k: number) => `The admin password is now ${f.password()}#${k}`,
+    // a key (a weak name alone) in prose, given a long token: hex or the token alphabet
+    (k: number) => `my api key is ${f.chars('0123456789abcdef', 32 + k)}`,
+    (k: number) => `The API key is ${f.chars('0123456789abcdef', 32 + 2 * k)}, rotate it on Monday`,
+    (k: number) => `our stripe key was ${f.chars(ALNUM, 32 + k)}`,
+    (k: number) => `the access key is: ${f.chars(ALNUM, 40)}`,
   ];
   for (const [i, form] of missedOnce.entries()) for (let k = 0; k < 2; k++) out.push({ family: 'generic', rule: `missed once ${i}`, text: form(k) });
   return out;
@@ -248,6 +253,11 @@ the password is in the vault, ask Dana for access
 the password is required by the staging proxy since Monday
 The admin password is now rotated every 30 days by the job
 my api key is rotated weekly by the platform team
+the api key is 32 characters of hex, never shorter
+my api key is in 1Password under the team vault
+the key is deadbeef, a test fixture, not a real one
+the cache key is 4f2a and expires after a day
+the key is 9fceb02d0ae598e95dc970b74767f19372d61af8, the commit that added it
 $total .= "items"; appends to the report line
 the token is still pending review by security
 Tailscale keys (tskey-auth-...) are created in the admin console, never in the repo`.split('\n');
