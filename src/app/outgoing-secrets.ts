@@ -94,7 +94,7 @@ export async function refuseOutgoingSecrets(
   const scanned = new Set<string>();
   // What the commits of the push change, asked of git while the versions are read.
   const asked = key ? range.filter((id) => !known(id)) : await rangeCommits(repo, tip, [remoteTip]);
-  const names: { commit: string; path: string }[] = [];
+  const names: { commit: string; path: string; blob?: string }[] = [];
   const introduced = introducedBlobs(repo, asked, names);
   introduced.catch(() => {}); // awaited below
   let complete = false;
@@ -131,6 +131,8 @@ export async function refuseOutgoingSecrets(
     // And what a push sends beside the blobs: each commit's message (subject, body, trailers)
     // and the names of the bookkeeping entries its tree adds.
     await refuseSecretMessagesAndNames(repo, asked, names, allow);
+    // And the content of those entries: receipts, item records, policy files, anything else.
+    await refuseSecretRecords(repo, names, allow);
     complete = true;
   } finally {
     if (check && key) {
@@ -208,6 +210,38 @@ async function refuseSecretMessagesAndNames(repo: Repo, ids: string[], names: { 
     `notes commit ${short} was not pushed: its message holds a secret; remove it with: git handoff purge ${short}`,
   );
   throw new SecretDetected(d.message, { ...d.data, version: id });
+}
+
+/**
+ * Throws SecretDetected when a bookkeeping entry the push sends (`receipts/`, `items/`,
+ * `policy/`, any other path beside the notes) holds a secret, naming its path. A JSON record
+ * is scanned value by value (and key by key), as a note's fields are: the tool's own keys
+ * (`authorization`, `receiptIds`) are no credential assignments; anything else as text.
+ */
+async function refuseSecretRecords(repo: Repo, names: { commit: string; path: string; blob?: string }[], allow: RegExp[]): Promise<void> {
+  const where = new Map<string, { commit: string; path: string }>();
+  for (const n of names) if (n.blob && !where.has(n.blob)) where.set(n.blob, n);
+  let found: { at: { commit: string; path: string }; text: string; hits: FieldSecret[] } | null = null;
+  await readBlobs(repo, [...where.keys()], (blob, data) => {
+    if (found) return;
+    const text = data.toString('utf8');
+    let hits: FieldSecret[];
+    try {
+      hits = scanFields(JSON.parse(text), allow);
+    } catch {
+      hits = scanText(text, allow).map((h) => ({ ...h, field: '(record)' }));
+    }
+    if (hits.length) found = { at: where.get(blob)!, text, hits };
+  });
+  if (!found) return;
+  const { at, text, hits } = found as { at: { commit: string; path: string }; text: string; hits: FieldSecret[] };
+  const d = describeSecrets(
+    hits,
+    inputLines(text, hits),
+    at.path,
+    `notes commit ${at.commit.slice(0, 12)} was not pushed: the bookkeeping record ${at.path} holds a secret; remove it with: git handoff purge ${at.path}`,
+  );
+  throw new SecretDetected(d.message, { ...d.data, version: at.commit, path: at.path });
 }
 
 /**

@@ -37,9 +37,9 @@ export function isNotePath(path: string): boolean {
 /**
  * The note blobs (at a path isNotePath accepts) the commits `ids` introduce, each blob once (at
  * the first commit and path it was met). `names`, when given, collects every other path they
- * introduce (bookkeeping entries): a tree entry's name is pushed too.
+ * introduce (bookkeeping entries) with their blobs: a tree entry's name and content are pushed too.
  */
-export async function introducedBlobs(repo: Repo, ids: string[], names?: { commit: string; path: string }[]): Promise<IntroducedBlob[]> {
+export async function introducedBlobs(repo: Repo, ids: string[], names?: { commit: string; path: string; blob?: string }[]): Promise<IntroducedBlob[]> {
   if (!ids.length) return [];
   const r = await repo.runGit(['--no-replace-objects', 'diff-tree', '--stdin', '-r', '-z', '-c', '--root', '--no-renames', '--no-ext-diff', '--raw'], {
     readOnly: true,
@@ -63,7 +63,8 @@ export async function introducedBlobs(repo: Repo, ids: string[], names?: { commi
     const mode = head[parents];
     const blob = head[2 * parents + 1];
     // A submodule entry is a commit id, never sent; a deleted path has no blob.
-    if (names && path && !isNotePath(path) && !(blob && ZERO.test(blob))) names.push({ commit, path });
+    // (with its blob: a bookkeeping record's content is pushed as well as its name)
+    if (names && path && !isNotePath(path) && !(blob && ZERO.test(blob))) names.push({ commit, path, ...(blob && mode !== '160000' ? { blob } : {}) });
     if (mode === '160000' || !blob || ZERO.test(blob) || found.has(blob) || !isNotePath(path)) continue;
     found.set(blob, { commit, path, blob });
   }

@@ -48,6 +48,33 @@ describe('secrets a push would send outside the note blobs', () => {
     expect(bare.gitRaw(['rev-parse', '-q', '--verify', 'refs/notes/handoff']).status).not.toBe(0);
   });
 
+  it.each([
+    ['a receipt', 'receipts/claim-1-abcdef012345.json', (t: string) => `{"id":"claim-1-abcdef012345","evidence":{"note":"pushed with ${t}"}}\n`],
+    ['an item record', 'items/local/1.json', (t: string) => `{"provider":"local","title":"deploy key ${t}","receipts":[]}\n`],
+    ['a policy file', 'policy/approved', (t: string) => `0123456789abcdef0123456789abcdef01234567\n${t}\n`],
+    ['another path beside the notes', 'zz/anything', (t: string) => `export GITHUB_TOKEN=${t}\n`],
+  ] as const)('the content of %s: sync refuses naming the path, nothing reaches the remote', (_what, path, content) => {
+    const { repo, bare } = withRemote();
+    nativeCommit(repo, path, content(token()), 'bookkeeping\n\nHandoff-Kind: receipt\n');
+    for (const args of [['sync', '--dry-run'], ['sync']]) {
+      const r = handoff(repo, args);
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/GitHub/i);
+      expect(r.stderr).toContain(`the bookkeeping record ${path} holds a secret`);
+      expect(r.stderr).toContain(`git handoff purge ${path}`);
+    }
+    expect(bare.gitRaw(['rev-parse', '-q', '--verify', 'refs/notes/handoff']).status).not.toBe(0);
+  });
+
+  it('the tool’s own records (a claim, its receipt) are no false alarm', () => {
+    const { repo, bare } = withRemote();
+    expect(handoff(repo, ['claim', '--work-item', 'local:#7', '--title', 'Parse the config', '--session', 's1']).code).toBe(0);
+    expect(repo.gitRaw(['ls-tree', '-r', '--name-only', 'refs/notes/handoff']).stdout).toMatch(/^receipts\//m);
+    const r = handoff(repo, ['sync']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(bare.gitRaw(['rev-parse', '-q', '--verify', 'refs/notes/handoff']).status).toBe(0);
+  });
+
   it('a clean history still syncs', () => {
     const { repo, bare } = withRemote();
     nativeCommit(repo, 'policy/extra', 'ok\n', 'bookkeeping\n\nHandoff-Kind: policy\n');
