@@ -11,6 +11,7 @@
  */
 import { NOTES_REF, type Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
+import { VersionReader } from '../history/reader.js';
 import { serializeCommit, EMPTY_TREE_OID, type ObjectStore } from '../git/objects.js';
 import { OverlayStore } from '../git/overlay-store.js';
 import { fetchNotes, networkBudget, pushNotes, remainingMs, remoteTip, requireRemote, trackingRef, TRACKING_BUSY, type NetworkBudget } from '../git/remote.js';
@@ -221,6 +222,9 @@ async function syncRounds(
     }
     if (plan.pushForce || purgedLocally.length) await expireUnreachableReflogs(repo, [NOTES_REF, trackingRef(remote)]);
     const [incoming, outgoing] = await Promise.all([countVersions(store, theirs, [local]), countVersions(store, local, [theirs])]);
+    // A remote may have sent a long line of bookkeeping commits: the walk is paid here, once,
+    // where it records the line to jump over (src/git/walk-skips.ts), not by the next hook.
+    if (plan.newTip !== current && plan.newTip) await new VersionReader(repo).latest({ branch: repo.headBranch() });
     return {
       remote,
       action: plan.action,

@@ -177,15 +177,21 @@ export class HandoffStore {
 
   /**
    * Commits of the notes history, newest first (committer date, never a parent before its
-   * child). `stop` and what lies only behind it are not walked.
+   * child). `stop` and what lies only behind it are not walked. `jump` names, for a commit,
+   * the commit its walk goes on from instead of its parents (a line of bookkeeping commits
+   * passed over, src/git/walk-skips.ts): the commit is given with that one parent.
    */
-  async *walk(from?: string | null, stop?: string): AsyncGenerator<{ id: string; commit: Commit }> {
+  async *walk(from?: string | null, stop?: string, jump?: (id: string) => string | undefined): AsyncGenerator<{ id: string; commit: Commit }> {
     const start = from === undefined ? await this.tip() : from;
     if (!start || start === stop) return;
     const seen = new Set<string>([start, ...(stop ? [stop] : [])]);
     const queue: { id: string; commit: Commit; seq: number }[] = [];
     let seq = 0;
-    const push = async (id: string) => queue.push({ id, commit: await this.readCommit(id), seq: seq++ });
+    const push = async (id: string) => {
+      const commit = await this.readCommit(id);
+      const to = jump?.(id);
+      queue.push({ id, commit: to ? { ...commit, parents: [to] } : commit, seq: seq++ });
+    };
     await push(start);
     while (queue.length) {
       let best = 0;

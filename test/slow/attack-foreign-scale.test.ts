@@ -5,8 +5,10 @@
  * dated far in the future on top of the victim's own version. The victim fetches them from
  * a bare remote. The time bounds are generous hang guards; the assertions are on counts.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { TestRepo } from '../helpers/repo.js';
 import { cliPath, handoff, type CliResult } from '../helpers/cli.js';
@@ -52,19 +54,24 @@ function timed<T>(f: () => T): { value: T; ms: number } {
 }
 
 describe('100,000 foreign notes entries for commits this clone lacks', () => {
-  const { victim, attacker } = victimAndRemote();
-  const tip = attacker.git('rev-parse', 'refs/notes/handoff').trim();
-  // half name a branch the victim has (they wait for a fetch), half one it has not (doctor tries to place them)
-  const waiting = 'schema: 1\nbranch: main\nsummary: theirs\n';
-  const gone = 'schema: 1\nbranch: gone\nsummary: theirs\nhead_tree: 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n';
-  let s = `blob\nmark :1\ndata ${waiting.length}\n${waiting}\nblob\nmark :2\ndata ${gone.length}\n${gone}\n`;
-  s += `commit refs/notes/handoff\ncommitter Mallory <m@example.com> 1767300000 +0000\ndata 6\nnotes\nfrom ${tip}\n`;
-  for (let i = 0; i < N; i++) {
-    const h = hex(i);
-    s += `M 100644 :${i % 2 ? 1 : 2} ${h.slice(0, 2)}/${h.slice(2)}\n`;
-  }
-  fastImport(attacker, `${s}\n`);
-  deliver(attacker, victim);
+  let victim: TestRepo;
+  beforeAll(() => {
+    const made = victimAndRemote();
+    victim = made.victim;
+    const attacker = made.attacker;
+    const tip = attacker.git('rev-parse', 'refs/notes/handoff').trim();
+    // half name a branch the victim has (they wait for a fetch), half one it has not (doctor tries to place them)
+    const waiting = 'schema: 1\nbranch: main\nsummary: theirs\n';
+    const gone = 'schema: 1\nbranch: gone\nsummary: theirs\nhead_tree: 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n';
+    let s = `blob\nmark :1\ndata ${waiting.length}\n${waiting}\nblob\nmark :2\ndata ${gone.length}\n${gone}\n`;
+    s += `commit refs/notes/handoff\ncommitter Mallory <m@example.com> 1767300000 +0000\ndata 6\nnotes\nfrom ${tip}\n`;
+    for (let i = 0; i < N; i++) {
+      const h = hex(i);
+      s += `M 100644 :${i % 2 ? 1 : 2} ${h.slice(0, 2)}/${h.slice(2)}\n`;
+    }
+    fastImport(attacker, `${s}\n`);
+    deliver(attacker, victim);
+  });
 
   it('doctor finishes in seconds, tells each kind in one line, and lists every one in --json', () => {
     const { value: r, ms } = timed(() => big(victim, ['doctor']));
@@ -78,5 +85,68 @@ describe('100,000 foreign notes entries for commits this clone lacks', () => {
     const j = big(victim, ['doctor', '--json']);
     expect(j.code, j.stderr).toBe(0);
     expect(j.json.findings.filter((f: any) => f.kind === 'orphan')).toHaveLength(N);
+  });
+});
+
+/** `count` bookkeeping commits (receipts) dated from the year 2100 on, on top of the attacker's notes ref. */
+function futureBookkeeping(attacker: TestRepo, count: number): void {
+  const tip = attacker.git('rev-parse', 'refs/notes/handoff').trim();
+  let s = '';
+  for (let i = 0; i < count; i++) {
+    const msg = `receipt ${i}\n\nHandoff-Kind: receipt\n`;
+    const body = `{"n":${i}}\n`;
+    s += `commit refs/notes/handoff\ncommitter Mallory <m@example.com> ${4102444800 + i} +0000\ndata ${msg.length}\n${msg}`;
+    if (i === 0) s += `from ${tip}\n`;
+    s += `M 100644 inline receipts/r-${i % 97}.json\ndata ${body.length}\n${body}\n`;
+  }
+  fastImport(attacker, s);
+}
+
+const claudeStart = (repo: TestRepo) =>
+  JSON.stringify({
+    session_id: 'sess-1',
+    transcript_path: '/tmp/t.jsonl',
+    cwd: repo.dir,
+    permission_mode: 'default',
+    hook_event_name: 'SessionStart',
+    source: 'startup',
+  });
+
+describe.each([
+  ['on top of the victim’s version (sync fast-forwards)', false],
+  ['beside a newer version of the victim’s (sync merges; the dates put them first)', true],
+])('100,000 future-dated bookkeeping commits from a remote, %s', (_how, merges) => {
+  let victim: TestRepo;
+  let synced: { value: CliResult; ms: number };
+  const summary = merges ? 'my newer work' : 'my own work';
+  beforeAll(() => {
+    const made = victimAndRemote();
+    victim = made.victim;
+    victim.write('CLAUDE.md', '# Rules\n\nsession handoff: read on start, write on end\n');
+    futureBookkeeping(made.attacker, N);
+    made.attacker.git('push', '-q', 'origin', 'refs/notes/handoff');
+    if (merges) expect(handoff(victim, ['write', '--summary', 'my newer work']).code).toBe(0);
+    synced = timed(() => handoff(victim, ['sync']));
+    expect(synced.value.code, synced.value.stderr).toBe(0);
+    expect(victim.gitRaw(['rev-list', '--count', 'refs/notes/handoff']).stdout.trim()).toBe(String(N + (merges ? 3 : 1)));
+  });
+
+  it('show, the session-start hook and the post-commit hook do not walk them again', () => {
+    console.info(`sync over ${N} future-dated bookkeeping commits (merges: ${merges}): ${synced.ms} ms`);
+    const show = timed(() => handoff(victim, ['show', '--json']));
+    expect(show.value.code, show.value.stderr).toBe(0);
+    expect(show.value.json.handoff.summary).toBe(summary);
+    const start = timed(() => handoff(victim, ['hook', 'session-start', '--agent', 'claude'], { input: claudeStart(victim) }));
+    expect(start.value.code, start.value.stderr).toBe(0);
+    expect(JSON.parse(start.value.stdout).hookSpecificOutput.additionalContext).toContain(summary);
+    victim.commit('feat: more work', { 'b.txt': 'b\n' });
+    const post = timed(() => handoff(victim, ['hook', 'post-commit']));
+    expect(post.value.code, post.value.stderr).toBe(0);
+    expect(post.value.stderr).toMatch(/substantive commit/);
+    console.info(`then show ${show.ms} ms, session-start ${start.ms} ms, post-commit ${post.ms} ms`);
+    // what each of them read: the line is one jump (the cache of lines jumped over), not 100,000 commits
+    const skips = JSON.parse(readFileSync(join(victim.gitDir(), 'handoff', 'walk-skips.json'), 'utf8')).skips;
+    expect(skips.map((s: [string, string, number]) => s[2])).toContain(N);
+    for (const ms of [show.ms, start.ms, post.ms]) expect(ms).toBeLessThan(5_000);
   });
 });
