@@ -88,7 +88,7 @@ export function positives(seed = 2026, perRule = 3, perSyntax = 4): Positive[] {
     (k: number) => `my api key is ${f.chars('0123456789abcdef', 32 + k)}`,
     (k: number) => `The API key is ${f.chars('0123456789abcdef', 32 + 2 * k)}, rotate it on Monday`,
     (k: number) => `our stripe key was ${f.chars(ALNUM, 32 + k)}`,
-    (k: number) => `the access key is: ${f.chars(ALNUM, 40)}`,
+    (k: number) => `the access key is: ${f.chars(ALNUM, 40 + k)}`,
   ];
   for (const [i, form] of missedOnce.entries()) for (let k = 0; k < 2; k++) out.push({ family: 'generic', rule: `missed once ${i}`, text: form(k) });
   return out;
