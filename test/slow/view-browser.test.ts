@@ -38,7 +38,7 @@ describe.skipIf(!CHROMIUM)(`the browser harness${CHROMIUM ? '' : ' (skipped: chr
     const w = await openPage(browser, { network: 'none' });
     try {
       await w.page.goto(pathToFileURL(file).href);
-      await expect.poll(() => w.blocked.length).toBeGreaterThanOrEqual(3);
+      await poll(() => w.blocked.length).toBeGreaterThanOrEqual(3);
       expect(w.blocked.sort()).toEqual(['http://127.0.0.1:9/y.png', 'http://192.0.2.1/x.png', 'https://example.com/']);
       expect(w.dialogs).toEqual(['alert: from the page']);
       expect(w.errors.some((e) => e.includes('pageerror: boom'))).toBe(true);
@@ -55,7 +55,7 @@ describe.skipIf(!CHROMIUM)(`the browser harness${CHROMIUM ? '' : ' (skipped: chr
         r.fulfill({ contentType: 'text/html', body: '<img src="http://192.0.2.1/z.png"><img src="http://localhost:1/l.png">' }),
       );
       await w.page.goto('http://127.0.0.1:1/page');
-      await expect.poll(() => w.blocked.length).toBe(2);
+      await poll(() => w.blocked.length).toBe(2);
       expect(w.blocked.sort()).toEqual(['http://192.0.2.1/z.png', 'http://localhost:1/l.png']);
     } finally {
       await w.close();
@@ -68,6 +68,9 @@ const viewReady = !!CHROMIUM && hasView(probe);
 const htmlReady = viewReady && /--html/.test(handoff(probe, ['view', '-h']).stdout);
 const why = (ready: boolean, what: string) =>
   ready ? '' : CHROMIUM ? ` (skipped: ${what} is not there yet)` : ' (skipped: chromium is not installed; apt-get install chromium)';
+
+/** expect.poll with room for a machine shared by many (its default gives up after 1 s). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
 const node = (id: string) => `[data-testid="node"][data-version="${id}"]`;
 
@@ -144,7 +147,7 @@ describe.skipIf(!viewReady)(`the live view in chromium${why(viewReady, 'git hand
     const w = await live();
     try {
       const all = logOf(f.repo).map((r) => r.version);
-      await expect.poll(async () => (await drawn(w.page)).nodes.length).toBe(all.length);
+      await poll(async () => (await drawn(w.page)).nodes.length).toBe(all.length);
       const d = await drawn(w.page);
       expect(d.nodes.map((n) => n.version).sort()).toEqual([...all].sort());
       const kinds = new Set(d.edges.map((e) => e.kind));
@@ -177,8 +180,8 @@ describe.skipIf(!viewReady)(`the live view in chromium${why(viewReady, 'git hand
       for (const id of [f.v.divergedB, f.v.relay, f.v.squashLanded]) {
         await w.page.click(node(id));
         const bm = w.page.locator('[data-testid="bookmark"]');
-        await expect.poll(() => bm.getAttribute('data-version')).toBe(id);
-        await expect.poll(async () => (await bm.innerText()).includes(`handoff ${id.slice(0, 12)}`)).toBe(true);
+        await poll(() => bm.getAttribute('data-version')).toBe(id);
+        await poll(async () => (await bm.innerText()).includes(`handoff ${id.slice(0, 12)}`)).toBe(true);
         const shown = lines(await bm.innerText());
         const cli = handoff(f.repo, ['show', '--version', id, '--all']);
         expect(cli.code, cli.stderr).toBe(0);
@@ -198,12 +201,12 @@ describe.skipIf(!viewReady)(`the live view in chromium${why(viewReady, 'git hand
       await w.page.click(node(f.v.parser[0]));
       await w.page.click(node(f.v.parser[1]), { modifiers: ['Shift'] });
       const diff = w.page.locator('[data-testid="diff"]');
-      await expect.poll(() => diff.getAttribute('data-new')).toBe(f.v.parser[1]);
+      await poll(() => diff.getAttribute('data-new')).toBe(f.v.parser[1]);
       expect(await diff.getAttribute('data-old')).toBe(f.v.parser[0]);
       const cli = handoff(f.repo, ['diff', f.v.parser[0], f.v.parser[1], '--all']);
       expect(cli.code, cli.stderr).toBe(0);
       expect(cli.stdout).toContain('RFC 4180');
-      await expect.poll(async () => (await diff.innerText()).includes('RFC 4180')).toBe(true);
+      await poll(async () => (await diff.innerText()).includes('RFC 4180')).toBe(true);
       const shown = lines(await diff.innerText());
       for (const l of lines(cli.stdout)) expect(shown, `the diff shows: ${l}`).toContain(l);
       await screenshot(w.page, 'live-diff');
@@ -222,14 +225,12 @@ describe.skipIf(!viewReady)(`the live view in chromium${why(viewReady, 'git hand
         expect(want.length, `the CLI finds ${q}`).toBeGreaterThan(0);
         await w.page.fill('[data-testid="search"]', q);
         await w.page.press('[data-testid="search"]', 'Enter');
-        await expect
-          .poll(() => w.page.$$eval('[data-testid="result"]', (rs) => rs.map((r) => r.getAttribute('data-version'))), { timeout: 10_000 })
-          .toEqual(want);
+        await poll(() => w.page.$$eval('[data-testid="result"]', (rs) => rs.map((r) => r.getAttribute('data-version')))).toEqual(want);
       }
       await screenshot(w.page, 'live-search');
       const first = await w.page.locator('[data-testid="result"]').first().getAttribute('data-version');
       await w.page.locator('[data-testid="result"]').first().click();
-      await expect.poll(() => w.page.locator('[data-testid="bookmark"]').getAttribute('data-version')).toBe(first);
+      await poll(() => w.page.locator('[data-testid="bookmark"]').getAttribute('data-version')).toBe(first);
       clean(w);
     } finally {
       await w.close();
@@ -244,18 +245,18 @@ describe.skipIf(!viewReady)(`the live view in chromium${why(viewReady, 'git hand
       await w.page.click(node(order[0]));
       await w.page.locator('[data-testid="graph"]').focus();
       await w.page.keyboard.press('j');
-      await expect.poll(selected).toEqual([order[1]]);
+      await poll(selected).toEqual([order[1]]);
       await w.page.keyboard.press('ArrowDown');
-      await expect.poll(selected).toEqual([order[2]]);
+      await poll(selected).toEqual([order[2]]);
       await w.page.keyboard.press('k');
-      await expect.poll(selected).toEqual([order[1]]);
+      await poll(selected).toEqual([order[1]]);
       await w.page.keyboard.press('ArrowDown');
       await w.page.keyboard.press('ArrowUp');
-      await expect.poll(selected).toEqual([order[1]]);
+      await poll(selected).toEqual([order[1]]);
       await w.page.keyboard.press('Enter');
       const bm = w.page.locator('[data-testid="bookmark"]');
-      await expect.poll(() => bm.getAttribute('data-version')).toBe(order[1]);
-      await expect.poll(async () => (await bm.innerText()).includes(`handoff ${order[1].slice(0, 12)}`)).toBe(true);
+      await poll(() => bm.getAttribute('data-version')).toBe(order[1]);
+      await poll(async () => (await bm.innerText()).includes(`handoff ${order[1].slice(0, 12)}`)).toBe(true);
       await screenshot(w.page, 'live-keyboard');
       clean(w);
     } finally {
@@ -269,19 +270,19 @@ describe.skipIf(!viewReady)(`the live view in chromium${why(viewReady, 'git hand
       const versions = async () => (await drawn(w.page)).nodes.map((n) => n.version).sort();
       const parser = logOf(f.repo, ['--branch', 'feature/parser']).map((r) => r.version);
       await w.page.selectOption('[data-testid="filter-branch"]', 'feature/parser');
-      await expect.poll(versions).toEqual([...parser].sort());
+      await poll(versions).toEqual([...parser].sort());
       await screenshot(w.page, 'live-filter-branch');
       await w.page.selectOption('[data-testid="filter-branch"]', '');
       await w.page.fill('[data-testid="filter-session"]', 'sess-hostile');
-      await expect.poll(versions).toEqual([f.v.hostile]);
+      await poll(versions).toEqual([f.v.hostile]);
       await w.page.fill('[data-testid="filter-session"]', '');
       const authors = await w.page.$$eval('[data-testid="filter-author"] option', (os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
       expect(authors).toEqual(['Ada Tester <ada@example.com>']);
       await w.page.selectOption('[data-testid="filter-author"]', authors[0]);
-      await expect.poll(async () => (await versions()).length).toBe(logOf(f.repo).length);
+      await poll(async () => (await versions()).length).toBe(logOf(f.repo).length);
       await w.page.selectOption('[data-testid="filter-author"]', '');
       await w.page.fill('[data-testid="filter-date"]', '2030-01-01');
-      await expect.poll(versions).toEqual([]);
+      await poll(versions).toEqual([]);
       clean(w);
     } finally {
       await w.close();
@@ -310,7 +311,7 @@ describe.skipIf(!viewReady)(`the live view in chromium${why(viewReady, 'git hand
     try {
       await w.page.click(node(f.v.hostile));
       const bm = w.page.locator('[data-testid="bookmark"]');
-      await expect.poll(async () => (await bm.innerText()).includes(HOSTILE.note)).toBe(true);
+      await poll(async () => (await bm.innerText()).includes(HOSTILE.note)).toBe(true);
       const text = await bm.innerText();
       for (const literal of [HOSTILE.summary, HOSTILE.note, HOSTILE.nextStep, HOSTILE.guard]) expect(text).toContain(literal);
       // terminal escapes shown as the CLI shows them, none kept raw
@@ -398,7 +399,7 @@ describe.skipIf(!htmlReady)(`the --html file in chromium, over file:// with no n
       const shared = logOf(f.repo)
         .filter((r: any) => r.visibility === 'shared')
         .map((r) => r.version);
-      await expect.poll(async () => (await drawn(w.page)).nodes.length).toBe(shared.length);
+      await poll(async () => (await drawn(w.page)).nodes.length).toBe(shared.length);
       const d = await drawn(w.page);
       expect(d.nodes.map((n) => n.version).sort()).toEqual([...shared].sort());
       expect(d.nodes.map((n) => n.version)).not.toContain(f.v.encrypted);
@@ -408,7 +409,7 @@ describe.skipIf(!htmlReady)(`the --html file in chromium, over file:// with no n
       await screenshot(w.page, 'file-graph');
       await w.page.click(node(f.v.relay));
       const bm = w.page.locator('[data-testid="bookmark"]');
-      await expect.poll(async () => (await bm.innerText()).includes(`handoff ${f.v.relay.slice(0, 12)}`)).toBe(true);
+      await poll(async () => (await bm.innerText()).includes(`handoff ${f.v.relay.slice(0, 12)}`)).toBe(true);
       const shown = lines(await bm.innerText());
       // (a file made at one time shows a notice such as "stale" as it was then; the handoff's own lines must match)
       for (const l of lines(handoff(f.repo, ['show', '--version', f.v.relay, '--all']).stdout).filter((l) => !/^warning: /.test(l)))
@@ -416,14 +417,14 @@ describe.skipIf(!htmlReady)(`the --html file in chromium, over file:// with no n
       await screenshot(w.page, 'file-bookmark');
       await w.page.click(node(f.v.parser[0]));
       await w.page.click(node(f.v.parser[1]), { modifiers: ['Shift'] });
-      await expect.poll(async () => (await w.page.locator('[data-testid="diff"]').innerText()).includes('RFC 4180')).toBe(true);
+      await poll(async () => (await w.page.locator('[data-testid="diff"]').innerText()).includes('RFC 4180')).toBe(true);
       await screenshot(w.page, 'file-diff');
       await w.page.locator('[data-testid="graph"]').focus();
       await w.page.keyboard.press('j');
-      await expect.poll(async () => (await drawn(w.page)).nodes.filter((n) => n.selected).length).toBe(1);
+      await poll(async () => (await drawn(w.page)).nodes.filter((n) => n.selected).length).toBe(1);
       await w.page.fill('[data-testid="search"]', 'grammar');
       await w.page.press('[data-testid="search"]', 'Enter');
-      await expect.poll(async () => (await w.page.$$('[data-testid="result"]')).length).toBeGreaterThan(0);
+      await poll(async () => (await w.page.$$('[data-testid="result"]')).length).toBeGreaterThan(0);
       const found = await w.page.$$eval('[data-testid="result"]', (rs) => rs.map((r) => r.getAttribute('data-version')));
       for (const id of found) expect(shared).toContain(id);
       expect(found).toContain(f.v.divergedB);
@@ -439,7 +440,7 @@ describe.skipIf(!htmlReady)(`the --html file in chromium, over file:// with no n
     try {
       await w.page.click(node(f.v.hostile));
       const bm = w.page.locator('[data-testid="bookmark"]');
-      await expect.poll(async () => (await bm.innerText()).includes(HOSTILE.note)).toBe(true);
+      await poll(async () => (await bm.innerText()).includes(HOSTILE.note)).toBe(true);
       const text = await bm.innerText();
       for (const literal of [HOSTILE.summary, HOSTILE.note, HOSTILE.nextStep, HOSTILE.guard]) expect(text).toContain(literal);
       expect(text).not.toMatch(/[\x1b\x07\x9b]/);
@@ -458,7 +459,7 @@ describe.skipIf(!htmlReady)(`the --html file in chromium, over file:// with no n
       await banner.waitFor({ state: 'visible' });
       expect(await banner.innerText()).toMatch(/encrypted/);
       await w.page.click(node(f.v.encrypted));
-      await expect.poll(async () => (await w.page.locator('[data-testid="bookmark"]').innerText()).includes(PRIVATE_SUMMARY)).toBe(true);
+      await poll(async () => (await w.page.locator('[data-testid="bookmark"]').innerText()).includes(PRIVATE_SUMMARY)).toBe(true);
       await screenshot(w.page, 'file-encrypted');
       clean(w);
     } finally {
