@@ -187,6 +187,7 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
     bookmark: bookmarkText(r),
     notices: notices(r),
     foreignAuthor: r.provenance && !isUsersOwn(r.provenance) ? authorOf(r.provenance) : null,
+    visibility: r.version?.visibility,
     previousEndedWithout: d.previousEndedWithout,
     relay: env.HANDOFF_RELAY_ID ? { id: env.HANDOFF_RELAY_ID, promptFile: env.HANDOFF_PROMPT_FILE ?? null } : null,
   });

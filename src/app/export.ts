@@ -13,6 +13,7 @@ import { isInside, writablePath } from '../state/bounded-file.js';
 import { realpathSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import type { Visibility } from '../core/age.js';
 
 export const EXPORT_FORMATS = ['next-session', 'json', 'yaml'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -31,6 +32,10 @@ export interface ExportResult {
   fallback: { branch: string | null; from: string | null } | null;
   /** the work tree exported from (null in a bare repository): a target inside it must stay inside */
   workTree: string | null;
+  /** who may read the exported version (docs/privacy.md) */
+  visibility: Visibility;
+  /** one line each: newer versions the user's key cannot read, passed over */
+  unreadable: string[];
 }
 
 /**
@@ -74,5 +79,6 @@ export async function exportHandoff(repo: Repo, req: ExportRequest): Promise<Exp
   else if (req.format === 'yaml') text = v.valid && v.text ? v.text : toCanonicalYaml(h as Record<string, unknown>);
   else text = renderNextSession(h, typeof h.date === 'string' ? h.date : isoUtc(v.timestamp));
   const fallback = latest?.fallback ? { branch: sel.branch ?? null, from: v.branch ?? null } : null;
-  return { version: v.id, text, fallback, workTree: repo.workTree };
+  const unreadable = (latest?.skipped ?? []).filter((s) => s.sealed).map((s) => `version ${s.id.slice(0, 12)}: ${s.problems[0]}`);
+  return { version: v.id, text, fallback, workTree: repo.workTree, visibility: v.visibility, unreadable };
 }

@@ -5,7 +5,7 @@
  */
 import type { Repo } from '../git/repo.js';
 import { loadSearchIndex, type IndexedVersion } from '../git/search-index.js';
-import { indexEntryReader } from './search-index-entry.js';
+import { indexEntryReader, openEncrypted } from './search-index-entry.js';
 import { fold, foldIndexed, matchFields, mayMatch, queryTerms } from '../core/search.js';
 import { UsageError } from '../errors.js';
 import { gitDate } from '../git/dates.js';
@@ -48,6 +48,8 @@ export interface SearchResult {
   searched: number;
   /** invalid notes passed over */
   skippedInvalid: number;
+  /** encrypted versions the user's identity cannot read, not searched */
+  unreadable: number;
 }
 
 const UNITS: Record<string, number> = { m: 60, h: 3600, d: 86400, w: 604800 };
@@ -74,7 +76,7 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   // JSON escapes quotes and backslashes: the prefilter looks for what the line holds.
   const escaped = terms.map((t) => ({ ...t, text: JSON.stringify(t.text).slice(1, -1) }));
 
-  const { lines } = await loadSearchIndex(repo, indexEntryReader(repo));
+  const { lines, unreadable } = await openEncrypted(repo, (await loadSearchIndex(repo, indexEntryReader(repo))).lines);
   // The index holds NFKC text already, so the haystack only needs the cheap part of
   // folding, in one pass; lower-casing never adds or removes a newline.
   const foldedLines = foldIndexed(lines.join('\n')).split('\n');
@@ -121,7 +123,7 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
         if (h) hits.push(h);
       } else if (mayMatch(fieldTexts(foldedLines.length === lines.length ? foldedLines[n] : foldIndexed(lines[n])), escaped)) more++;
     }
-    return { query: req.query, order, hits, more, searched, skippedInvalid };
+    return { query: req.query, order, hits, more, searched, skippedInvalid, unreadable };
   }
   const matched: { hit: SearchHit; n: number; t: number }[] = [];
   for (const n of candidates) {
@@ -129,7 +131,15 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
     if (hit) matched.push({ hit, n, t: Number(lines[n].slice(53, lines[n].indexOf(',', 53))) });
   }
   matched.sort((a, b) => b.hit.score - a.hit.score || b.t - a.t || b.n - a.n);
-  return { query: req.query, order, hits: matched.slice(0, limit).map((m) => m.hit), more: Math.max(0, matched.length - limit), searched, skippedInvalid };
+  return {
+    query: req.query,
+    order,
+    hits: matched.slice(0, limit).map((m) => m.hit),
+    more: Math.max(0, matched.length - limit),
+    searched,
+    skippedInvalid,
+    unreadable,
+  };
 }
 
 /** A version's line scored against the terms, or null when it does not match. */
@@ -172,5 +182,14 @@ function keep(e: IndexedVersion, branch: string | undefined, sinceMs: number | n
 
 /** `search --json`'s document (the view's `/api/search` answers the same). */
 export function searchJson(r: SearchResult) {
-  return { ok: true, query: r.query, order: r.order, searched: r.searched, skipped_invalid: r.skippedInvalid, more: r.more, results: r.hits };
+  return {
+    ok: true,
+    query: r.query,
+    order: r.order,
+    searched: r.searched,
+    skipped_invalid: r.skippedInvalid,
+    ...(r.unreadable ? { unreadable: r.unreadable } : {}),
+    more: r.more,
+    results: r.hits,
+  };
 }

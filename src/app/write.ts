@@ -125,7 +125,14 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   const shown = !isPatch && !joined && shownId ? await reader.byId(shownId) : null;
   const [pid, hashes] = await pending;
   // Who may read it: the recipients are known (or refused) before anything is written, dry run too.
-  const visibility = req.visibility ?? (await configuredVisibility(repo));
+  let plannedAt = await store.tip();
+  let latest = await reader.latest(sel, plannedAt);
+  // Unless told, a version made from an encrypted one (a patch of it, a join, a whole
+  // document by the session that was shown it) stays as closed: what it carries is its
+  // readers' text (the line that names the write says so). Else handoff.visibility, else shared.
+  const continued = joined?.[0] ?? shown ?? (isPatch ? latest.version : null);
+  const inherited = !req.visibility && continued && continued.visibility !== 'shared' ? continued.visibility : null;
+  const visibility = req.visibility ?? inherited ?? (await configuredVisibility(repo));
   // A team's readers are those at HEAD, once in effect here (docs/privacy.md "When the readers change").
   const team = visibility === 'team' ? await teamReaders(repo, facts.branch) : null;
   if (team) warnings.push(...teamWriteNotes(team));
@@ -215,8 +222,6 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
     return { handoff, yaml, prev, changes, unchanged: Boolean(unchanged), lineage, warnings: notes };
   };
 
-  let plannedAt = await store.tip();
-  let latest = await reader.latest(sel, plannedAt);
   let planned = await plan(latest);
   const unchangedResult = (p: Plan): WriteResult => ({
     version: p.prev!.id,

@@ -35,6 +35,7 @@ export const command: CommandModule = {
       ctx.io.err(
         `git handoff: no handoff on ${r.fallback.branch === null ? 'this detached HEAD' : `branch ${r.fallback.branch}`} yet; exporting the newest one${r.fallback.from ? ` (from ${r.fallback.from})` : ''}`,
       );
+    for (const line of r.unreadable) ctx.io.err(`git handoff: ${visibleText(line)}`);
     // To stdout the export is a rendering: shown visibly (JSON keeps the exact text as escapes); a file gets the exact text.
     if (!output) return void ctx.io.out(format === 'json' ? jsonVisible(r.text) : visibleText(r.text));
     const path = exportTarget(r, resolve(ctx.cwd, output));
@@ -42,5 +43,9 @@ export const command: CommandModule = {
       return void ctx.io.out(`dry run: would write version ${r.version.slice(0, 12)} as ${format} to ${path} (${Buffer.byteLength(r.text)} bytes)\n`);
     writeExport(path, r.text);
     ctx.io.err(`wrote version ${r.version.slice(0, 12)} as ${format} to ${output}`);
+    if (r.visibility !== 'shared')
+      ctx.io.err(
+        `git handoff: that version is ${r.visibility} (encrypted in the notes); ${output} holds its text in the clear: keep it out of git and anything shared`,
+      );
   },
 };

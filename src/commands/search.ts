@@ -41,6 +41,7 @@ export const command: CommandModule = {
       return code;
     }
     if (r.skippedInvalid) ctx.io.err(`warning: skipped ${r.skippedInvalid} invalid note${r.skippedInvalid === 1 ? '' : 's'}`);
+    if (r.unreadable) ctx.io.err(unreadableLine(r.unreadable));
     const p = ctx.io.paint;
     // the same text carried forward by later versions is one line, newest first, with the count
     for (const group of groupHits(r.hits)) {
@@ -54,3 +55,7 @@ export const command: CommandModule = {
     return code;
   },
 };
+
+/** The one line for the encrypted versions a search could not read (docs/privacy.md). */
+export const unreadableLine = (n: number) =>
+  `${n} version${n === 1 ? ' is' : 's are'} encrypted for others and your key cannot read ${n === 1 ? 'it' : 'them'}: not searched`;

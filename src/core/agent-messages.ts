@@ -17,6 +17,14 @@ export interface StartContextFacts {
   relay: { id: string; promptFile: string | null } | null;
   /** the handoff was not written by the current user (no local record, no trusted signature): who it names as author */
   foreignAuthor?: string | null;
+  /** the shown handoff is encrypted (docs/privacy.md): who may read it, so the agent keeps it as closed */
+  visibility?: 'shared' | 'team' | 'private';
+}
+
+/** What the agent is told of an encrypted handoff it was shown: the next one stays as closed, and its text stays out of anything shared. */
+export function closedLine(visibility: 'team' | 'private'): string {
+  const who = visibility === 'private' ? 'only your own keys (private)' : 'the readers in .handoff-recipients (team)';
+  return `git handoff: this handoff is encrypted for ${who}. The next one written from it stays ${visibility} (\`git handoff write\` keeps it; MCP handoff_write likewise): never ask for --shared unless the user says so, and do not copy its text into commits, files, issues or any other place others can read.`;
 }
 
 /**
@@ -56,6 +64,7 @@ export function sessionStartContext(f: StartContextFacts): string | null {
     );
   }
   if (!lines.length) return null;
+  if (f.bookmark && f.visibility && f.visibility !== 'shared') lines.push(closedLine(f.visibility));
   lines.push('When the session ends (the user says so), write the next handoff with `git handoff write` (YAML or JSON on stdin).');
   return lines.join('\n');
 }

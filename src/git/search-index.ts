@@ -18,7 +18,7 @@ import { isObjectId } from '../core/object-id.js';
 import { readStateFile } from '../state/bounded-file.js';
 
 /** Bump when the line format changes: an index of another format is rebuilt. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 export interface IndexedVersion {
   id: string;
@@ -28,8 +28,10 @@ export interface IndexedVersion {
   d: string;
   b: string | null;
   g: string;
-  /** valid: 1, invalid note: 0 */
-  v: 0 | 1;
+  /** valid: 1, invalid note: 0, encrypted: 2 (no text of it here: it is decrypted when searched, docs/privacy.md) */
+  v: 0 | 1 | 2;
+  /** an encrypted version's note blob */
+  n?: string;
   /** searchable fields; absent for an invalid note */
   f?: FieldText[];
   status?: string;
@@ -46,6 +48,8 @@ export interface StoredVersion {
   branch: string | null | undefined;
   /** the note's bytes, null when the history does not hold them */
   note: Buffer | null;
+  /** the note's blob id, when known */
+  blob: string | null;
 }
 
 /** The caller's reading of one version (the note parsed and checked): its index line. */
@@ -110,7 +114,7 @@ export async function loadSearchIndex(repo: Repo, describe: DescribeVersion, ign
         appendFileSync(file, `${JSON.stringify({ format: FORMAT })}\n`);
       } else if (!text.endsWith('\n')) appendFileSync(file, '\n');
       appendFileSync(file, `${out}\n`);
-      // It may hold the decrypted text of team and private versions (docs/privacy.md): the owner's alone.
+      // It holds no text of an encrypted version (only its note's id), and is the owner's alone.
       chmodSync(file, 0o600);
     } catch {
       // read-only repository: search still answers, just without the cache
@@ -173,14 +177,16 @@ async function readVersionsSince(repo: Repo, tip: string, since: string | null, 
   const store = new HandoffStore(repo);
   for (const f of found) {
     let data = f.blob ? blobs.get(f.blob) : undefined;
+    let blob = f.blob || null;
     if (!data && !f.blob && f.branch !== undefined) {
       // Our version whose note did not change (the same content again, e.g. a relay mark):
       // its note is where the tree says.
       const commit = await store.readCommit(f.id);
       const note = await findNote(repo.objects, commit.tree, f.target);
       data = (note && (await repo.objects.read(note.blob))?.data) || undefined;
+      blob = note?.blob ?? null;
     }
-    out.push(await describe({ id: f.id, t: f.t, target: f.target, branch: f.branch, note: data ?? null }));
+    out.push(await describe({ id: f.id, t: f.t, target: f.target, branch: f.branch, note: data ?? null, blob }));
   }
   return out;
 }

@@ -21,6 +21,7 @@ import { handoffInputSchema, handoffPatchSchema, type JsonSchema } from '../../c
 import { checkArgs } from './check-args.js';
 import { isHandoffError, reportedMessage, UsageError } from '../../errors.js';
 import { visibleText } from '../../core/visible-text.js';
+import type { Visibility } from '../../core/age.js';
 
 export interface ToolResult {
   content: { type: 'text'; text: string }[];
@@ -100,6 +101,10 @@ export const TOOLS: ToolDef[] = [
     inputSchema: obj({
       handoff: { ...handoffInputSchema(), description: 'the whole handoff (fields not given are empty)' },
       patch: handoffPatchSchema(),
+      visibility: s(
+        'who may read it (docs/privacy.md): shared (in the clear), team (encrypted to .handoff-recipients at HEAD) or private (to your own keys); default: as closed as the version a patch continues, else handoff.visibility, else shared',
+        { enum: ['shared', 'team', 'private'] },
+      ),
       dry_run: b('validate and show what would be written; write nothing'),
     }),
     readOnly: false,
@@ -114,6 +119,7 @@ export const TOOLS: ToolDef[] = [
         patch,
         dryRun: a.dry_run === true,
         flags: {},
+        visibility: a.visibility as Visibility | undefined,
       });
       const summary = r.unchanged ? 'unchanged' : r.changes.line;
       const data = {
@@ -124,6 +130,7 @@ export const TOOLS: ToolDef[] = [
         ...(r.dryRun ? { dry_run: true } : {}),
         change_summary: summary,
         changes: r.changes,
+        visibility: r.visibility,
         ...(r.warnings.length ? { warnings: r.warnings } : {}),
         handoff: r.handoff,
       };
@@ -131,7 +138,7 @@ export const TOOLS: ToolDef[] = [
         ? `unchanged: version ${r.version!.slice(0, 12)} already holds this handoff`
         : r.dryRun
           ? `dry run: would append a version for ${r.target.slice(0, 7)}; nothing was written`
-          : `wrote version ${r.version} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ''}`;
+          : `wrote version ${r.version} for ${r.target.slice(0, 7)}${r.handoff.branch ? ` on ${r.handoff.branch}` : ''}${r.visibility === 'shared' ? '' : ` (${r.visibility}: encrypted for ${r.recipients} reader${r.recipients === 1 ? '' : 's'})`}`;
       return { data, text: [head, summary, ...r.warnings.map((w) => `warning: ${w}`)].join('\n') };
     },
   },
@@ -159,13 +166,16 @@ export const TOOLS: ToolDef[] = [
           summary: v.handoff.summary ?? null,
           ...provenanceJson(provenance),
           own,
+          visibility: v.visibility,
+          readable: v.readable,
+          ...(v.sealed ? { sealed: v.problems[0] } : {}),
         });
       }
       // A version someone else wrote says so beside its summary: the agent reads it as their words.
       const text = rows
         .map(
           (r) =>
-            `${r.version.slice(0, 12)} ${r.date} ${r.valid ? `${r.status ?? '-'} ${(r.summary ?? '').split('\n')[0]}` : '(invalid note)'}${r.own ? '' : ` (not the current user's: ${r.author.name} <${r.author.email}>, ${r.origin ?? 'origin unknown'}, ${r.signature})`}`,
+            `${r.version.slice(0, 12)} ${r.date} ${r.valid ? `${r.status ?? '-'} ${(r.summary ?? '').split('\n')[0]}` : r.sealed ? `(${r.sealed})` : '(invalid note)'}${r.own ? '' : ` (not the current user's: ${r.author.name} <${r.author.email}>, ${r.origin ?? 'origin unknown'}, ${r.signature})`}`,
         )
         .join('\n');
       return { data: { ok: true, versions: rows }, text: text || 'no versions' };
@@ -213,11 +223,21 @@ export const TOOLS: ToolDef[] = [
         limit: typeof a.limit === 'number' ? a.limit : undefined,
         order: a.order === 'relevance' ? 'relevance' : 'newest',
       });
-      const data = { ok: true, query: r.query, order: r.order, searched: r.searched, skipped_invalid: r.skippedInvalid, more: r.more, results: r.hits };
+      const data = {
+        ok: true,
+        query: r.query,
+        order: r.order,
+        searched: r.searched,
+        skipped_invalid: r.skippedInvalid,
+        ...(r.unreadable ? { unreadable: r.unreadable } : {}),
+        more: r.more,
+        results: r.hits,
+      };
       const lines = groupHits(r.hits).map(
         (g) => `${g[0].version.slice(0, 12)} ${g[0].date} ${g[0].branch ?? '-'} ${g[0].field}: ${g[0].snippet}${groupNote(g)}`,
       );
       if (r.skippedInvalid) lines.push(`(${r.skippedInvalid} invalid notes skipped)`);
+      if (r.unreadable) lines.push(`(${r.unreadable} encrypted version${r.unreadable === 1 ? '' : 's'} your key cannot read, not searched)`);
       return { data, text: lines.join('\n') || `no version matches (${r.searched} searched)` };
     },
   },
