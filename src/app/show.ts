@@ -6,7 +6,7 @@ import type { Repo } from '../git/repo.js';
 import type { HandoffStore, ReadVersion } from '../git/handoff-store.js';
 import { VersionReader, type Latest, type Selection } from '../history/reader.js';
 import { readCommit } from '../git/read-objects.js';
-import { findNote, noteCopies } from '../git/notes-tree.js';
+import { findNote } from '../git/notes-tree.js';
 import { ageInDays } from '../core/bookmark.js';
 import { dueFrom, subjectLine, type DueReason } from '../core/substantive.js';
 import { isoUtc } from '../git/identity.js';
@@ -119,7 +119,8 @@ async function showFacts(repo: Repo, store: HandoffStore, picked: PickedLatest, 
   const ageDays = ageInDays(date, how.nowMs ?? Date.now());
   const [due, provenance] = await Promise.all([how.pinned ? null : dueSince(repo, version, store), new ProvenanceReader(repo).one(version.id)]);
   const tip = await store.tip();
-  const copies = tip ? await noteCopies(repo.objects, (await store.readCommit(tip)).tree, version.target) : [];
+  // (the tip's version was just read: its copies are known without reading the tree again)
+  const copies = tip ? await store.noteCopies((await store.readCommit(tip)).tree, version.target) : [];
   return {
     version,
     skipped,

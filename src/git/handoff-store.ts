@@ -7,7 +7,7 @@ import { NOTES_REF, type Repo, type PendingRefUpdate } from './repo.js';
 import { EMPTY_TREE_OID, parseTrailers, serializeCommit, type Commit } from './objects.js';
 import { renderCommitMessage } from '../core/commit-message.js';
 import { requireCommit } from './read-objects.js';
-import { diffNotes, findNote } from './notes-tree.js';
+import { diffNotes, noteCopies, type NoteRef } from './notes-tree.js';
 import { HeldNotes } from './held-notes.js';
 import { parseLineage } from '../core/lineage.js';
 import { resolveIdentities, type Identities } from './identity.js';
@@ -162,6 +162,7 @@ const INDEX_WALK_LIMIT = 200;
 
 export class HandoffStore {
   private readonly held: HeldNotes;
+  private readonly copies = new Map<string, NoteRef[]>();
 
   constructor(readonly repo: Repo) {
     this.held = new HeldNotes(repo);
@@ -269,6 +270,21 @@ export class HandoffStore {
     }
   }
 
+  /**
+   * Every copy of the note for `target` in `tree`, shallowest first (the first is the note
+   * `read` reads; a second is the double note `show` names): the same walk as `findNote`, kept
+   * for the last versions read, so `show` asking of the tip it just read reads no tree again.
+   */
+  async noteCopies(tree: string, target: string): Promise<NoteRef[]> {
+    const key = `${tree}:${target}`;
+    const known = this.copies.get(key);
+    if (known) return known;
+    const found = await noteCopies(this.repo.objects, tree, target);
+    if (this.copies.size >= 16) this.copies.clear();
+    this.copies.set(key, found);
+    return found;
+  }
+
   /** Reads a version's note; an unreadable note is reported, never thrown. */
   async read(v: VersionInfo): Promise<ReadVersion> {
     const bad = (problem: string, text: string | null = null): ReadVersion => ({
@@ -280,7 +296,7 @@ export class HandoffStore {
       visibility: 'shared',
       readable: true,
     });
-    const note = await findNote(this.repo.objects, v.commit.tree, v.writtenAt);
+    const [note] = await this.noteCopies(v.commit.tree, v.writtenAt);
     if (!note) return bad('the note is missing from this version');
     const blob = await this.repo.objects.read(note.blob);
     if (!blob) return bad(`note blob ${note.blob} is missing`);

@@ -3,17 +3,21 @@
  * `npm run bench`'s): telling git's note copies from new notes lists the parent notes tree
  * once per walk, not once per native commit (a rebase at 50,000 versions made `show` list
  * 50,000 notes per copy), and `log`'s bulk reader hands each version's commit to the
- * provenance reader instead of it inflating every commit again.
+ * provenance reader instead of it inflating every commit again, and `show` looks for a
+ * second copy of the note it shows in the tree it has just read, not reading it again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { TestRepo, isolatedEnv } from '../helpers/repo.js';
+import { handoff } from '../helpers/cli.js';
 import { Repo } from '../../src/git/repo.js';
 import { HandoffStore, type NoteMove } from '../../src/git/handoff-store.js';
 import { EMPTY_TREE_OID } from '../../src/git/objects.js';
 import { diffNotes, listNotes } from '../../src/git/notes-tree.js';
 import { walkVersions } from '../../src/history/walk.js';
 import { logVersions } from '../../src/app/log.js';
+import { showLatest } from '../../src/app/show.js';
+import { VersionReader } from '../../src/history/reader.js';
 
 const saved = { ...process.env };
 beforeAll(() => {
@@ -124,6 +128,27 @@ describe('object reads of the readers', () => {
       expect(rows.every((e) => e.provenance.author.name === 'T' && e.provenance.signature === 'unsigned')).toBe(true);
       // The reader's walk to the latest and the copies on top read a few dozen; before, one more per version (400).
       expect(counts.commit ?? 0).toBeLessThan(60);
+    } finally {
+      r.close();
+    }
+  });
+
+  it('show looks for a double note of the tip it has just read without reading a tree again', async () => {
+    const small = TestRepo.init();
+    small.commit('one', { 'a.txt': 'a\n' });
+    const write = (summary: string) => expect(handoff(small, ['write', '--summary', summary]).code).toBe(0);
+    write('first');
+    small.commit('two', { 'a.txt': 'b\n' });
+    write('second');
+    const r = await Repo.discover(small.dir);
+    try {
+      const reader = new VersionReader(r);
+      const picked = await reader.latest({ branch: 'main' });
+      expect(picked.version?.handoff.summary).toBe('second');
+      const counts = counting(r);
+      const shown = await showLatest(r, reader.store, picked);
+      expect(shown.noteCopies).toBeUndefined();
+      expect(counts.tree ?? 0).toBe(0);
     } finally {
       r.close();
     }
