@@ -12,31 +12,8 @@ function featuresTable(text: string): { at: number; end: number } | null {
   const t = tomlTables(text).find((s) => !s.array && s.keys.length === 1 && s.keys[0] === 'features');
   return t ? { at: t.start, end: t.end } : null;
 }
-const CODEX_HOOKS = /^\s*codex_hooks\s*=\s*(\S+)/;
 
-/** What earlier versions wrote: `[features] codex_hooks = true` in `.codex/config.toml` (deprecated since Codex 0.169, which runs hooks by default). Init no longer calls it; it stays so tests can lay down such an install and `disableCodexHooks` can be checked against it. */
-export function enableCodexHooks(text: string | null): TextChange & { previous: string | null } {
-  const src = text ?? '';
-  const lines = src.split('\n');
-  const table = featuresTable(src);
-  if (table) {
-    const { at, end } = table;
-    for (let i = at + 1; i < end; i++) {
-      const m = CODEX_HOOKS.exec(lines[i]);
-      if (!m) continue;
-      if (m[1] === 'true') return { text, changed: false, previous: 'true' };
-      const was = lines[i];
-      lines[i] = 'codex_hooks = true';
-      return { text: lines.join('\n'), changed: true, previous: was };
-    }
-    lines.splice(at + 1, 0, 'codex_hooks = true');
-    return { text: lines.join('\n'), changed: true, previous: null };
-  }
-  const sep = src === '' ? '' : src.endsWith('\n\n') ? '' : src.endsWith('\n') ? '\n' : '\n\n';
-  return { text: `${src}${sep}[features]\ncodex_hooks = true\n`, changed: true, previous: null };
-}
-
-/** Undoes `enableCodexHooks`: the line it added goes (and a `[features]` table it added, when left empty), or the old line comes back. */
+/** Undoes what earlier versions added (`[features] codex_hooks = true`, and `previous`, the line it replaced): the line it added goes (and a `[features]` table it added, when left empty), or the old line comes back. */
 export function disableCodexHooks(text: string | null, previous: string | null, createdByInit: boolean): TextChange {
   if (text === null) return { text, changed: false };
   const lines = text.split('\n');

@@ -238,9 +238,6 @@ export function unmergeCursorHooks(text: string | null, adapter: AgentAdapter, p
   return unmergeHooks(text, adapter, path, opts, FLAT);
 }
 
-/** The mark every file that is ours alone carries (so uninstall without a record knows it). */
-export const OWN_FILE_MARK = 'git-handoff';
-
 /**
  * A file that is ours alone: created (or brought up to date when it is ours), refused when
  * something else sits at that path.

@@ -6,10 +6,6 @@
 import type { Repo } from '../git/repo.js';
 import { VersionReader } from '../history/reader.js';
 
-export async function latestContinuationRefs(repo: Repo): Promise<string[]> {
-  return (await latestCadence(repo)).refs;
-}
-
 /** What the sweep reads of the latest handoff: continuation_refs, consolidation.produced and its date. */
 export interface LatestCadence {
   refs: string[];

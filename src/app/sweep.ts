@@ -30,7 +30,7 @@ export interface SweepResult {
  * (continuation-refs.ts); it is asked only once there is a handoff, so a caller can load
  * the handoff store lazily.
  */
-export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promise<string[] | LatestCadence>, nowMs = Date.now()): Promise<SweepResult> {
+export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promise<LatestCadence>, nowMs = Date.now()): Promise<SweepResult> {
   const top = repo.workTree;
   if (!top) return { topics: [], hint: null };
   const hint = isDir(join(top, '.handoff')) ? BARE_HANDOFF_HINT : null;
@@ -66,8 +66,7 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
   }
   const activeAbs = join(top, ACTIVE_FILE);
   const activeText = existsSync(activeAbs) ? (readWorkTreeFileOrNull(top, ACTIVE_FILE)?.toString('utf8') ?? null) : null;
-  const facts = (await repo.resolveRef(NOTES_REF)) ? await continuationRefs(repo) : [];
-  const latest: LatestCadence = Array.isArray(facts) ? { refs: facts, produced: [], date: null } : facts;
+  const latest: LatestCadence = (await repo.resolveRef(NOTES_REF)) ? await continuationRefs(repo) : { refs: [], produced: [], date: null };
   const refs = latest.refs;
   const continuation =
     activeText || refs.length
@@ -93,10 +92,7 @@ export async function sweep(repo: Repo, continuationRefs: (repo: Repo) => Promis
  * `sweep`: the plan for this work tree (a bare repository is refused), with the step that
  * follows once a topic is due (`then`; null when none is).
  */
-export async function sweepWorkTree(
-  repo: Repo,
-  continuationRefs: (repo: Repo) => Promise<string[] | LatestCadence>,
-): Promise<SweepResult & { then: string | null }> {
+export async function sweepWorkTree(repo: Repo, continuationRefs: (repo: Repo) => Promise<LatestCadence>): Promise<SweepResult & { then: string | null }> {
   requireWorkTree(repo, 'sweep');
   const r = await sweep(repo, continuationRefs);
   return { ...r, then: r.topics.some((t) => t.action === 'consolidate') ? CONSOLIDATED_STEP : null };

@@ -236,14 +236,6 @@ export function seedBlock(seed: string): string[] {
   return [`${fence}text`, ...seed.replace(/\n$/, '').split('\n'), fence];
 }
 
-/** The text currently between the markers ('' when empty or unmarked). */
-export function currentSeed(text: string): string {
-  const lines = text.split('\n');
-  const span = locateSeed(lines);
-  if ('problem' in span) return '';
-  return lines.slice(span.begin + 1, span.end).join('\n');
-}
-
 /** Fills the template's tool variables (`{{workItem}}`, `{{n}}`, `{{title}}`, `{{seed}}`), leaving every other placeholder for the author. */
 export function renderTemplate(template: string, vars: Record<string, string>): string {
   return template.replace(/\{\{\s*([A-Za-z]+)\s*\}\}/g, (m, name: string) => (Object.hasOwn(vars, name) ? vars[name] : m));

@@ -28,10 +28,6 @@ function unwrap(s: string): string {
     .trim();
 }
 
-export function activeTask(markdown: string): MidTask | null {
-  return activeTaskAt(markdown)?.task ?? null;
-}
-
 /** The active task and the line (1-based) that marks it: whose line it is can then be asked of git. */
 export function activeTaskAt(markdown: string): { task: MidTask; line: number } | null {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');

@@ -92,6 +92,3 @@ export function receiptId(kind: Exclude<ReceiptKind, 'handoff'>, ref: WorkItemRe
     .digest('hex');
   return `${kind}-${ref.number}-${h.slice(0, 12)}`;
 }
-
-/** A receipt id as documents cite it (`receipt: <id>`). */
-export const RECEIPT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

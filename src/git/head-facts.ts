@@ -7,7 +7,6 @@ import { insidePath, MAX_WORK_TREE_FILE_BYTES } from '../state/bounded-file.js';
 import type { Repo } from './repo.js';
 import type { Commit } from './objects.js';
 import { readCommit } from './read-objects.js';
-import { isObjectId } from '../core/object-id.js';
 import { subjectLine } from '../core/commit-message.js';
 
 export const RECENT_COMMITS = 5;
@@ -44,13 +43,6 @@ export async function headFacts(repo: Repo, count = RECENT_COMMITS): Promise<Hea
 /** `git diff-tree -p <commit> | git patch-id --stable`; null for a commit with no diff. */
 export function patchIdDiffArgs(head: string, commit: Commit): string[] {
   return commit.parents.length ? ['diff-tree', '-p', '--no-color', commit.parents[0], head] : ['diff-tree', '-p', '--no-color', '--root', head];
-}
-
-export async function patchId(repo: Repo, head: string, commit: Commit): Promise<string | null> {
-  const diff = patchIdDiffArgs(head, commit);
-  const r = await repo.pipeGit(diff, ['patch-id', '--stable'], { readOnly: true });
-  const id = r.stdout.toString().split(/\s/)[0];
-  return r.code === 0 && isObjectId(id) ? id : null;
 }
 
 /** `git hash-object` of the content-hash paths that exist (filters and line endings honoured). */

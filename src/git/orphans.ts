@@ -263,14 +263,6 @@ export function noteLister(): {
   };
 }
 
-/** noteLister over a whole listing at once. */
-export function noteTargets(listing: Buffer): { targets: Buffer; count: number; pathAt: (i: number) => string } {
-  const l = noteLister();
-  l.feed(listing);
-  l.end();
-  return l.result();
-}
-
 /**
  * Where each of `branches` still lives here: the local branch or a remote-tracking branch
  * (`refs/remotes/<remote>/<name>`) of that name, else absent. A note's commit missing from

@@ -149,11 +149,6 @@ export function recordText(key: ScanKey, oids: Iterable<string>, reach: string |
   return `${body}end ${ids.length} ${width} ${sha256(body)}\n`;
 }
 
-/** The commits recorded as clean under `key` (see ScannedRecord.parse). */
-export function parseRecord(text: string, key: ScanKey): ScannedRecord {
-  return ScannedRecord.parse(text, key);
-}
-
 /** Reads the record at `path` (see the file's comment for what is believed). */
 export function readScannedNotes(path: string, key: ScanKey): ScannedRecord {
   let fd: number;

@@ -5,7 +5,7 @@ import { TestRepo, tempDir } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
 import { Repo } from '../../src/git/repo.js';
 import { readEach, sweep } from '../../src/app/sweep.js';
-import { latestContinuationRefs } from '../../src/app/continuation-refs.js';
+import { latestCadence } from '../../src/app/continuation-refs.js';
 
 describe('reading the topic files from inside cadence/streaming/', () => {
   it('hands over each file by name and leaves the working directory where it was', () => {
@@ -49,7 +49,7 @@ describe('reading the topic files from inside cadence/streaming/', () => {
       repo.write(`cadence/streaming/t${String(i).padStart(3, '0')}.md`, `---\n${fm}\n---\n${body}`);
     }
     const before = process.cwd();
-    const r = await sweep(await Repo.discover(repo.dir), latestContinuationRefs);
+    const r = await sweep(await Repo.discover(repo.dir), latestCadence);
     expect(process.cwd()).toBe(before);
     const cli = handoff(repo, ['sweep', '--json']);
     expect(cli.code).toBe(0);

@@ -10,7 +10,15 @@ import fc from 'fast-check';
 import { TestRepo, isolatedEnv } from '../helpers/repo.js';
 import { Repo } from '../../src/git/repo.js';
 import { listNotes } from '../../src/git/notes-tree.js';
-import { findOrphanNotes, findOrphanNotesInTree, noteLister, noteTargets } from '../../src/git/orphans.js';
+import { findOrphanNotes, findOrphanNotesInTree, noteLister } from '../../src/git/orphans.js';
+
+/** noteLister over a whole listing at once. */
+function noteTargets(listing: Buffer): { targets: Buffer; count: number; pathAt: (i: number) => string } {
+  const l = noteLister();
+  l.feed(listing);
+  l.end();
+  return l.result();
+}
 
 const saved = { ...process.env };
 beforeAll(() => {

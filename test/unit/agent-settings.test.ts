@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AGENTS } from '../../src/agents/index.js';
 import { TRIGGER_LINE } from '../../src/agents/types.js';
 import { addTriggerLine, hookCommand, mergeAgentSettings, removeTriggerLine, unmergeAgentSettings, SettingsError } from '../../src/agents/settings.js';
-import { disableCodexHooks, enableCodexHooks } from '../../src/agents/codex-features.js';
+import { disableCodexHooks } from '../../src/agents/codex-features.js';
 
 const existing = `{
     "model": "opus",
@@ -85,26 +85,21 @@ describe('unmergeAgentSettings', () => {
   });
 });
 
-describe('Codex feature switch', () => {
-  it('adds [features] codex_hooks = true, once, and takes it away again', () => {
-    const a = enableCodexHooks(null);
-    expect(a).toEqual({ text: '[features]\ncodex_hooks = true\n', changed: true, previous: null });
-    expect(enableCodexHooks(a.text).changed).toBe(false);
-    expect(disableCodexHooks(a.text, null, true)).toEqual({ text: null, changed: true });
-
+describe('Codex feature switch (what earlier versions added, taken out again)', () => {
+  it('takes out the line, and the table it added, or puts back the line it replaced', () => {
+    expect(disableCodexHooks('[features]\ncodex_hooks = true\n', null, true)).toEqual({ text: null, changed: true });
     const cfg = 'model = "o4"\n\n[features]\nweb_search = true\n\n[tui]\ntheme = "x"\n';
-    const b = enableCodexHooks(cfg);
-    expect(b.text).toBe('model = "o4"\n\n[features]\ncodex_hooks = true\nweb_search = true\n\n[tui]\ntheme = "x"\n');
-    expect(disableCodexHooks(b.text, b.previous, false).text).toBe(cfg);
-
-    const off = 'model = "o4"\n[features]\ncodex_hooks = false\n';
-    const c = enableCodexHooks(off);
-    expect(c.text).toBe('model = "o4"\n[features]\ncodex_hooks = true\n');
-    expect(disableCodexHooks(c.text, c.previous, false).text).toBe(off);
-
-    const d = enableCodexHooks('model = "o4"\n');
-    expect(d.text).toBe('model = "o4"\n\n[features]\ncodex_hooks = true\n');
-    expect(disableCodexHooks(d.text, d.previous, false).text).toBe('model = "o4"\n');
+    expect(disableCodexHooks('model = "o4"\n\n[features]\ncodex_hooks = true\nweb_search = true\n\n[tui]\ntheme = "x"\n', null, false).text).toBe(cfg);
+    expect(disableCodexHooks('model = "o4"\n[features]\ncodex_hooks = true\n', 'codex_hooks = false', false).text).toBe(
+      'model = "o4"\n[features]\ncodex_hooks = false\n',
+    );
+    expect(disableCodexHooks('model = "o4"\n\n[features]\ncodex_hooks = true\n', null, false).text).toBe('model = "o4"\n');
+    // the user had it on already: nothing of ours to take out
+    const on = '[features]\ncodex_hooks = true\n';
+    expect(disableCodexHooks(on, 'true', false)).toEqual({ text: on, changed: false });
+    // a [features] header inside a multi-line string is no table
+    const prompt = 'x = """\n[features]\ncodex_hooks = true\n"""\n';
+    expect(disableCodexHooks(prompt, null, false)).toEqual({ text: prompt, changed: false });
   });
 });
 

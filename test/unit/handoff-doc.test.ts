@@ -6,7 +6,7 @@ import {
   handoffDocHash,
   replaceSeed,
   emptySeed,
-  currentSeed,
+  locateSeed,
   renderTemplate,
   citedReceipts,
   sectionsPresent,
@@ -17,6 +17,14 @@ import {
 import { remoteName, renderSeed, type SeedInput } from '../../src/core/seed-prompt.js';
 import { commentCarries, receiptComment, markdownSection, parseDeliveryConfig, fieldKey } from '../../src/providers/github.js';
 import type { Receipt } from '../../src/core/receipt.js';
+
+/** The text currently between the markers ('' when empty or unmarked). */
+function currentSeed(text: string): string {
+  const lines = text.split('\n');
+  const span = locateSeed(lines);
+  if ('problem' in span) return '';
+  return lines.slice(span.begin + 1, span.end).join('\n');
+}
 
 const facts = (over: Partial<DocFacts> = {}): DocFacts => ({
   docDir: 'docs',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { activeTask } from '../../src/core/mid-task.js';
+import { activeTaskAt } from '../../src/core/mid-task.js';
+
+const activeTask = (markdown: string) => activeTaskAt(markdown)?.task ?? null;
 
 describe('activeTask: the 🔴 task of .tasks/STATUS.md', () => {
   it.each([

@@ -3,14 +3,13 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import {
-  parseRecord,
   readScannedNotes,
   recordText,
   scannedNotesPath,
   trustedRecordFile,
   writeScannedNotes,
   type ScanKey,
-  type ScannedRecord,
+  ScannedRecord,
 } from '../../src/state/scanned-notes.js';
 import { tempDir } from '../helpers/repo.js';
 
@@ -37,13 +36,13 @@ function idsFrom(seed: number, n: number, width = 40): string[] {
 
 describe('the record of clean notes: its bytes', () => {
   it('reads back what it wrote (sha-1 and sha-256 ids), and an empty record', () => {
-    const r = parseRecord(recordText(key, oids), key);
+    const r = ScannedRecord.parse(recordText(key, oids), key);
     expect(r.size).toBe(3);
     expect(says(r, oids)).toEqual([true, true, true]);
     expect(says(r, ['b'.repeat(40), 'a'.repeat(39), 'a'.repeat(41), `${'a'.repeat(39)}b`, ''])).toEqual([false, false, false, false, false]);
     const wide = idsFrom(7, 5, 64);
-    expect(says(parseRecord(recordText(key, wide), key), wide)).toEqual(wide.map(() => true));
-    expect(parseRecord(recordText(key, []), key).size).toBe(0);
+    expect(says(ScannedRecord.parse(recordText(key, wide), key), wide)).toEqual(wide.map(() => true));
+    expect(ScannedRecord.parse(recordText(key, []), key).size).toBe(0);
   });
 
   it('adding ids gives the very bytes a record of the union has, and every lookup agrees with a Set', () => {
@@ -56,12 +55,12 @@ describe('the record of clean notes: its bytes', () => {
     ]) {
       const old = idsFrom(seed, before);
       const more = [...idsFrom(seed + 100, added), ...old.slice(0, 3)];
-      const r = parseRecord(recordText(key, old), key);
+      const r = ScannedRecord.parse(recordText(key, old), key);
       const text = r.with(key, more, null);
       const union = new Set([...old, ...more]);
       if (union.size === new Set(old).size) expect(text).toBeNull();
       else expect(text).toBe(recordText(key, union));
-      const back = parseRecord(text ?? recordText(key, old), key);
+      const back = ScannedRecord.parse(text ?? recordText(key, old), key);
       const asked = [...union, ...idsFrom(seed + 200, 50)];
       for (const look of [back.lookup(1), back.lookup(10_000)]) expect(asked.map(look)).toEqual(asked.map((id) => union.has(id)));
     }
@@ -69,24 +68,24 @@ describe('the record of clean notes: its bytes', () => {
 
   it('keeps its reach, and takes a new one with or without new ids', () => {
     const tip = 'd'.repeat(40);
-    const r = parseRecord(recordText(key, oids, tip), key);
+    const r = ScannedRecord.parse(recordText(key, oids, tip), key);
     expect(r.reach).toBe(tip);
     expect(says(r, oids)).toEqual([true, true, true]);
     expect(r.with(key, [], tip)).toBeNull();
     expect(r.with(key, [tip], tip)).toBe(recordText(key, [...oids, tip], tip));
-    const moved = parseRecord(r.with(key, [], oids[0])!, key);
+    const moved = ScannedRecord.parse(r.with(key, [], oids[0])!, key);
     expect([moved.reach, moved.size]).toEqual([oids[0], 3]);
-    expect(parseRecord(r.with(key, [], null)!, key).reach).toBeNull();
-    expect(parseRecord(recordText(key, oids), key).reach).toBeNull();
+    expect(ScannedRecord.parse(r.with(key, [], null)!, key).reach).toBeNull();
+    expect(ScannedRecord.parse(recordText(key, oids), key).reach).toBeNull();
     const good = recordText(key, oids, tip);
     for (const bad of [good.replace(`reach ${tip}`, `reach ${'d'.repeat(39)}`), good.replace(`reach ${tip}`, 'reach HEAD'), good.replace(`reach ${tip}\n`, '')])
-      expect(parseRecord(bad, key).size).toBe(0);
+      expect(ScannedRecord.parse(bad, key).size).toBe(0);
     const resummed = (t: string) => {
       const body = t.slice(0, t.lastIndexOf('\n', t.length - 2) + 1);
       return `${body}end 3 40 ${sha(body)}\n`;
     };
-    expect(parseRecord(resummed(good.replace(`reach ${tip}`, 'reach HEAD')), key).size).toBe(0);
-    expect(parseRecord(resummed(good.replace(`reach ${tip}`, 'reach -')), key).reach).toBeNull();
+    expect(ScannedRecord.parse(resummed(good.replace(`reach ${tip}`, 'reach HEAD')), key).size).toBe(0);
+    expect(ScannedRecord.parse(resummed(good.replace(`reach ${tip}`, 'reach -')), key).reach).toBeNull();
   });
 
   it('belongs to its key alone: another build, another allow list, the same list in another order', () => {
@@ -98,7 +97,7 @@ describe('the record of clean notes: its bytes', () => {
       { ...key, allow: [...key.allow].reverse() },
       { ...key, allow: [...key.allow, ''] },
     ])
-      expect(parseRecord(text, other).size).toBe(0);
+      expect(ScannedRecord.parse(text, other).size).toBe(0);
   });
 
   it('counts a damaged or foreign text as empty', () => {
@@ -124,7 +123,7 @@ describe('the record of clean notes: its bytes', () => {
       JSON.stringify({ clean: oids }),
       '',
     ];
-    for (const text of damaged) expect(parseRecord(text, key).size, JSON.stringify(text)).toBe(0);
+    for (const text of damaged) expect(ScannedRecord.parse(text, key).size, JSON.stringify(text)).toBe(0);
   });
 });
 
