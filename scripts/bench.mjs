@@ -1,6 +1,6 @@
 // `npm run bench`: the speed targets (docs/performance.md), each a ratio measured in one run against
 // a reference on the same machine (medians of interleaved runs after a warm-up).
-//   node scripts/bench.mjs [--runs N] [--json FILE] [--keep] [--no-large] [--only agent-hooks]
+//   node scripts/bench.mjs [--runs N] [--json FILE] [--keep] [--no-large] [--only agent-hooks|view]
 import { spawnSync, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFixture, handoffYaml, BENCH_ENV } from './bench/fixture.mjs';
 import { benchAgentHooks } from './bench/agent-hooks.mjs';
+import { benchView } from './bench/view.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -118,6 +119,13 @@ if (!args.includes('--no-large')) {
   );
   row('building the large fixture (git fast-import)', '200k commits, 50k versions', (Date.now() - t0) / 1000, 60, 'the 60 s budget', 1, 's');
   fixtures.push({ name: '200k commits, 50k versions', short: '50k', dir: large, versions: 50000 });
+}
+// The view's rows (first screen, server memory, the --html file): alone with --only view.
+const viewRows = () => benchView({ fixtures, env, work, row, skipped, median, log });
+if (opt('--only', null) === 'view') {
+  await viewRows();
+  report();
+  process.exit(0);
 }
 const SMALL_RUNS = Math.max(3, Math.min(RUNS, 5));
 /** Median of `n` runs (after one warm-up) of slow commands, where interleaving 2 x RUNS would take minutes. */
@@ -268,6 +276,7 @@ for (const f of fixtures) {
     rmSync(without, { recursive: true, force: true });
   }
 }
+await viewRows();
 if (fixtures.length > 1) {
   const [s, l] = fixtures;
   // Flat: each command on both fixtures in the same interleaved runs (medians measured
