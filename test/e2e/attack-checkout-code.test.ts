@@ -80,9 +80,46 @@ describe('hook shims without git-handoff on PATH', () => {
     expect(handoff(repo, ['write', '--summary', 'start']).code).toBe(0);
     mkdirSync(join(repo.dir, 'node_modules/.bin'), { recursive: true });
     symlinkSync(join(inject('binDir'), 'git-handoff'), join(repo.dir, 'node_modules/.bin/git-handoff'));
+    // (without the installation init recorded: the project's own install is what runs)
+    rmSync(join(repo.gitDir(), 'handoff/launcher'));
     const c = commitWithHooks(repo, 'feat: found in node_modules', { 'b.txt': 'b\n' }, { env: { PATH: bareMachinePath() } });
     expect(c.code, c.stderr).toBe(0);
     expect(c.stderr).toMatch(/git-handoff: substantive commit/);
+  });
+
+  it('run the git-handoff init recorded in the git dir, which no checkout or tracked file can redirect', () => {
+    const { repo, marker } = victim();
+    const launcher = join(repo.gitDir(), 'handoff/launcher');
+    const recorded = readFileSync(launcher, 'utf8').trim();
+    expect(recorded.startsWith('/')).toBe(true);
+    expect(recorded.startsWith(`${repo.dir}/`)).toBe(false);
+    const env = { PATH: bareMachinePath() };
+    const own = commitWithHooks(repo, 'feat: work without git-handoff on PATH', { 'c.txt': 'c\n' }, { env });
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stderr).toMatch(/git-handoff: substantive commit/);
+    // the attacker's branch tracks its own node_modules/.bin/git-handoff and a file named like the record
+    expect(gitWithHooks(repo, ['checkout', '-q', 'evil-bin~1'], { env }).code).toBe(0);
+    repo.write('handoff/launcher', `${join(repo.dir, 'node_modules/.bin/git-handoff')}\n`);
+    const theirs = commitWithHooks(
+      repo,
+      'feat: work on their branch',
+      { 'handoff/launcher': readFileSync(join(repo.dir, 'handoff/launcher'), 'utf8') },
+      { env },
+    );
+    expect(theirs.code, theirs.stderr).toBe(0);
+    expect(theirs.stderr).toMatch(/git-handoff: substantive commit/);
+    expect(existsSync(marker), existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe(false);
+    expect(readFileSync(launcher, 'utf8').trim()).toBe(recorded);
+    // a record that names a file of the work tree (or is a link) is not followed
+    writeFileSync(launcher, `${join(repo.dir, 'node_modules/.bin/git-handoff')}\n`);
+    const inTree = commitWithHooks(repo, 'feat: more work on their branch', { 'd.txt': 'd\n' }, { env });
+    expect(inTree.code, inTree.stderr).toBe(0);
+    expect(existsSync(marker), existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe(false);
+    rmSync(launcher);
+    symlinkSync(join(repo.dir, 'node_modules/.bin/git-handoff'), launcher);
+    const linked = commitWithHooks(repo, 'feat: still more work on their branch', { 'e.txt': 'e\n' }, { env });
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(existsSync(marker), existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe(false);
   });
 
   it('doctor names a shim of an older release that would run it, and --fix refreshes it', () => {

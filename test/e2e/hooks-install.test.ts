@@ -24,6 +24,7 @@ describe('init / uninstall (plain hooks folder)', () => {
       '.git/hooks/post-rewrite',
       '.git/hooks/post-merge',
       '.git/hooks/post-checkout',
+      '.git/handoff/launcher',
     ]);
     expect(dry.json.steps.filter((s: any) => s.kind === 'config').map((s: any) => `${s.key}=${s.value}`)).toEqual([
       'notes.rewriteRef=refs/notes/handof[f]',
@@ -117,6 +118,8 @@ describe('init / uninstall (plain hooks folder)', () => {
     const hooks = join(repo.dir, '.git/hooks');
     writeFileSync(join(hooks, 'post-commit'), '#!/bin/sh\necho "their post-commit" >&2\nexit 3\n', { mode: 0o755 });
     handoff(repo, ['init']);
+    // (a clone whose init recorded no installation, test/e2e/attack-checkout-code.test.ts has the one it records)
+    rmSync(join(repo.dir, '.git/handoff/launcher'));
     handoff(repo, ['write', '--summary', 'start']);
     // A High topic under strict: the sweep would stop the commit if git-handoff ran.
     repo.write('cadence/streaming/t.md', '---\ntopic: t\nstatus: active\nfidelity: High\n---\n## one\n');

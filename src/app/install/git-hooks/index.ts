@@ -10,6 +10,7 @@
  * layout.ts says which applies. Other installers add a hook of their own with
  * `planHook(ctx, name)` (e.g. sync: pre-push).
  */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Installer, PlanContext, RecordedFile, Step } from '../types.js';
 import { planRedirect, planRedirectedHook, redirectOrphans } from './forwarders.js';
@@ -17,7 +18,7 @@ import { huskyOrphan, planHuskyHook, undoHusky } from './husky.js';
 import { hookLayout } from './layout.js';
 import { lefthookOrphans, planLefthookExtras, planLefthookHook, planLefthookUndo, undoExclude, undoLefthook } from './lefthook.js';
 import { planPlainHook, planShimRemoval, undoShim } from './plain.js';
-import { GIT_HOOKS, MOVED_SUFFIXES, type HookLayout, type Recipe, rel } from './shared.js';
+import { GIT_HOOKS, MOVED_SUFFIXES, inside, type HookLayout, type Recipe, rel } from './shared.js';
 import { sha1 } from '../../../state/install-files.js';
 import { planSimpleGitHooks, planSimpleUndo } from './simple-git-hooks.js';
 
@@ -42,6 +43,23 @@ export async function planForwarders(ctx: PlanContext): Promise<Step[]> {
   const layout = await hookLayout(ctx);
   if (layout.kind !== 'redirect' || resolve(await ctx.hooksDir()) !== layout.dir) return [];
   return planRedirect(ctx, layout, GIT_HOOKS);
+}
+
+/**
+ * Where the shims find git-handoff when it is not on PATH (an IDE, a cron job): the absolute
+ * path of this installation, recorded in the git dir (`<git-common-dir>/handoff/launcher`),
+ * where no checkout, pull or tracked file writes. An installation inside the work tree (a
+ * project's own `node_modules`) is not recorded: a checkout could change it, and the shims
+ * run that one only when git tracks nothing under `node_modules`.
+ */
+function planLauncher(ctx: PlanContext): Step[] {
+  const bin = join(ctx.packageRoot, 'dist', 'cli.cjs');
+  const top = ctx.repo.workTree;
+  if (!existsSync(bin) || (top && inside(resolve(bin), resolve(top)))) return [];
+  const path = join(ctx.repo.paths.commonDir, 'handoff', 'launcher');
+  const content = Buffer.from(`${bin}\n`, 'utf8');
+  if (ctx.read(path)?.equals(content)) return [];
+  return [{ kind: 'file', path, content, mode: 0o644, summary: `record ${bin} in ${rel(ctx, path)}: the hooks run it when git-handoff is not on PATH` }];
 }
 
 export const gitHooksInstaller: Installer = {
@@ -84,6 +102,7 @@ export const gitHooksInstaller: Installer = {
         });
       }
     }
+    steps.push(...planLauncher(ctx));
     return steps;
   },
 
