@@ -40,6 +40,27 @@ async function* fromStore(repo: Repo, store: HandoffStore, tip: string, remoteTi
   }
 }
 
+/** What a scan that let the push go says: the encrypted versions it could not read (docs/privacy.md). */
+export interface OutgoingScan {
+  /** versions encrypted to others and not written here: no key here reads them, nothing vouches for them */
+  unscanned: string[];
+}
+
+/**
+ * An encrypted version this clone wrote: its plaintext was scanned before it was encrypted
+ * (src/app/write.ts), so the record lists it as scanned, under this build and allow list,
+ * as the push's own scan would. A version encrypted to others only is then pushed as
+ * scanned; one fetched from elsewhere never is.
+ */
+export async function recordScannedAtWrite(repo: Repo, version: string, build: string | null = BUILD_DIGEST): Promise<void> {
+  if (!build || !canStream(repo)) return;
+  const key: ScanKey = { build, allow: await repo.configAll('handoff.secrets.allow') };
+  const path = scannedNotesPath(repo.paths.commonDir);
+  const recorded = readScannedNotes(path, key);
+  const text = recorded.with(key, [version], recorded.reach);
+  if (text) writeScannedNotes(path, text);
+}
+
 /** Throws SecretDetected when a version in `tip` and not in `remoteTip` carries a secret. */
 export async function refuseOutgoingSecrets(
   repo: Repo,
@@ -50,8 +71,9 @@ export async function refuseOutgoingSecrets(
   build: string | null = BUILD_DIGEST,
   /** record: false reads the record but adds nothing to it (a dry run) */
   opts: { record?: boolean } = {},
-): Promise<void> {
-  if (!tip || tip === remoteTip) return;
+): Promise<OutgoingScan> {
+  const unscanned: string[] = [];
+  if (!tip || tip === remoteTip) return { unscanned };
   const allowList = await repo.configAll('handoff.secrets.allow');
   const allow = compileAllow(allowList);
   const streams = canStream(repo);
@@ -79,7 +101,7 @@ export async function refuseOutgoingSecrets(
       // Everything a push to an empty remote sends is listed: the tip reaches only listed commits.
       const text = remoteTip === null ? recorded.with(key, [], tip) : null;
       if (text && opts.record !== false) writeScannedNotes(path, text);
-      return;
+      return { unscanned };
     }
   }
 
@@ -104,6 +126,8 @@ export async function refuseOutgoingSecrets(
     const versions = streams ? streamVersions(repo, tip, (v) => !known(v.id), remoteTip, readFrom) : fromStore(repo, store, tip, remoteTip);
     for await (const r of versions) {
       seen.add(r.id);
+      // Encrypted to others and not written here (it is not in the record): it cannot be read, so it is not vouched for.
+      if ('sealed' in r && r.sealed) unscanned.push(r.id);
       // A note read as no text (binary, too large) is scanned with every other blob below.
       if (!('valid' in r) || r.text === null) continue;
       const id = r.id;
@@ -145,6 +169,7 @@ export async function refuseOutgoingSecrets(
       else check.abandon();
     }
   }
+  return { unscanned };
 }
 
 /**

@@ -100,6 +100,8 @@ export interface SyncResult {
   purgedLocally: string[];
   forced: boolean;
   attempts: number;
+  /** encrypted versions pushed that no key here reads and that were not written here: not scanned, not vouched for */
+  unscanned: string[];
 }
 
 interface Attempt {
@@ -141,6 +143,7 @@ async function syncRounds(
   let localLockSince = 0;
   let trackingLockSince = 0;
   let attempt = 0;
+  let unscanned: string[] = [];
   // Work between the fetch and the push widens the window in which another clone's push
   // makes ours stale: what does not change between attempts is read once, and
   // the version counts are read only for the attempt that went through.
@@ -193,7 +196,7 @@ async function syncRounds(
 
     // Push: only what extends the remote's history, compare-and-swap on what we fetched.
     if (plan.newTip && plan.newTip !== fetched) {
-      await refuseOutgoingSecrets(repo, store, plan.newTip, fetched);
+      unscanned = (await refuseOutgoingSecrets(repo, store, plan.newTip, fetched)).unscanned;
       say(`pushing to ${remote}`);
       const pushed = await pushNotes(repo, remote, plan.newTip, fetched, { force: plan.pushForce, budget });
       if (pushed === 'moved') {
@@ -238,6 +241,7 @@ async function syncRounds(
       purgedLocally,
       forced: plan.pushForce,
       attempts: attempt,
+      unscanned,
     };
   }
   const secs = Math.round((Date.now() - started) / 1000);
@@ -282,6 +286,7 @@ async function dryRun(
     purgedLocally: [],
     forced: false,
     attempts: 0,
+    unscanned: [],
   };
   if (!known) return { ...base, action: local ? 'merge' : 'fast-forward' };
   const overlay = new OverlayStore(repo.objects);
@@ -304,7 +309,7 @@ async function dryRun(
   // The scan the push would meet, so a history the real sync refuses is not said to push. A
   // merge planned here lives only in memory: what it would send of ours is `local ^tip`.
   // Nothing is recorded (a dry run writes nothing).
-  if (plan?.newTip && plan.newTip !== tip && local) await refuseOutgoingSecrets(repo, store, local, tip, undefined, { record: false });
+  const scan = plan?.newTip && plan.newTip !== tip && local ? await refuseOutgoingSecrets(repo, store, local, tip, undefined, { record: false }) : null;
   const [incoming, outgoing] = plan ? await Promise.all([countVersions(store, tip, [local]), countVersions(store, local, [tip])]) : [0, 0];
   return {
     ...base,
@@ -313,6 +318,7 @@ async function dryRun(
     remoteTip: { before: tip, after: plan?.newTip ?? null },
     incoming,
     outgoing,
+    unscanned: scan?.unscanned ?? [],
     conflicts: plan?.conflicts ?? [],
     purgedLocally: localPurges.map((p) => p.version),
     forced: theirs !== tip,

@@ -28,6 +28,7 @@ import { applyFlags, isObj, mergeDocument, patchSettings, quoteList, type Obj, t
 import { encryptArmored, VISIBILITIES, type Visibility } from '../core/age.js';
 import { privateRecipients } from '../git/note-keys.js';
 import { rememberReaders, teamReaders, teamWriteNotes } from './team-readers.js';
+import { recordScannedAtWrite } from './outgoing-secrets.js';
 
 export { LIST_FIELDS, type ListField, type WriteFlags } from './write-patch.js';
 
@@ -272,6 +273,8 @@ async function writeWith(repo: Repo, store: HandoffStore, facts: HeadFacts, req:
   );
   if (!version) return unchangedResult(planned);
   if (team) rememberReaders(repo, team);
+  // Its plaintext was scanned above: the push's scan, which cannot read it, is told so.
+  if (recipients.length) await recordScannedAtWrite(repo, version);
   // The session goes on from what it wrote: its next whole document continues this version.
   if (record) writeSession(repo.gitDir, { ...record, shown_version: version });
   return written(planned, version);

@@ -50,6 +50,7 @@ export function syncJson(r: SyncResult) {
     purged_locally: r.purgedLocally,
     forced: r.forced,
     attempts: r.attempts,
+    ...(r.unscanned.length ? { unscanned: r.unscanned } : {}),
   };
 }
 
@@ -93,7 +94,15 @@ export function renderSync(r: SyncResult): string {
       }
       break;
   }
+  if (r.unscanned.length) lines.push(unscannedLine(r.unscanned, r.dryRun));
   if (r.forced && r.action !== 'push') lines.push(`${r.dryRun ? 'would replace' : 'replaced'} ${r.remote}'s copy of purged versions (forced push)`);
   if (r.dryRun) lines.push('dry run: nothing was written');
   return `${lines.join('\n')}\n`;
+}
+
+/** The encrypted versions a push sends that no key here reads and this clone did not write (docs/privacy.md). */
+export function unscannedLine(ids: string[], dryRun = false): string {
+  const n = ids.length;
+  const named = ids.slice(0, 5).map(short).join(', ') + (n > 5 ? ` and ${n - 5} more` : '');
+  return `${dryRun ? 'would send' : 'sent'} ${versions(n)} encrypted for others that came from elsewhere: no key here reads ${n === 1 ? 'it' : 'them'}, so the secret scan could not and does not vouch for ${n === 1 ? 'it' : 'them'} (${named})`;
 }

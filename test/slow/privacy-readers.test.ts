@@ -175,3 +175,43 @@ describe('doctor', () => {
     expect(many).toMatch(/9 versions are encrypted .*: ([0-9a-f]{12}, ){4}[0-9a-f]{12} and 4 more \(/);
   });
 });
+
+describe('the outgoing secret scan', () => {
+  it('vouches for an encrypted version written here (scanned before it was encrypted), not for one fetched from elsewhere', () => {
+    const fleet = new Fleet(3);
+    const ada = as(fleet.clones[0], 'ada');
+    const bob = as(fleet.clones[1], 'bob');
+    const carol = as(fleet.clones[2], 'carol');
+    const adaKey = newKey(ada);
+    ada.commit('readers: ada', { '.handoff-recipients': `${adaKey} # ada\n` });
+    ada.git('push', '-q', 'origin', 'main');
+    bob.git('pull', '-q', 'origin', 'main');
+    expect(handoff(bob, ['key', 'accept']).code).toBe(0);
+    // bob writes for ada alone: he cannot read it back, but his own text was scanned before it was encrypted
+    const team = writeDoc(bob, 'FOR-ADA', '--team').json.version as string;
+    const mirror = (repo: FleetRepo, name: string) => {
+      const dir = tempDir(`handoff-mirror-${name}-`);
+      repo.git('init', '-q', '--bare', dir);
+      repo.git('remote', 'add', name, dir);
+    };
+    mirror(bob, 'mirror');
+    const b = handoff(bob, ['sync', '--json', 'mirror']);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.json.unscanned).toBeUndefined();
+    sync(bob);
+    // carol fetched it and cannot read it: pushed elsewhere, it is named as not vouched for
+    sync(carol);
+    mirror(carol, 'mirror');
+    const dry = handoff(carol, ['sync', '--dry-run', '--json', 'mirror']);
+    expect(dry.json.unscanned).toEqual([team]);
+    const c = handoff(carol, ['sync', 'mirror']);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(new RegExp(`sent 1 version encrypted for others that came from elsewhere: .*does not vouch for it \\(${team.slice(0, 12)}\\)`));
+    // ada can read it: her push scans it as text, and names nothing
+    sync(ada);
+    mirror(ada, 'mirror');
+    const a = handoff(ada, ['sync', '--json', 'mirror']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.json.unscanned).toBeUndefined();
+  });
+});
