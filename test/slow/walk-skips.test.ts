@@ -41,7 +41,11 @@ describe('a line of 400 bookkeeping commits', () => {
     expect(handoff(repo, ['write', '--summary', 'second']).code).toBe(0);
 
     const skips = join(repo.gitDir(), 'handoff', 'walk-skips.json');
-    const read = () => [handoff(repo, ['log', '--json']).stdout, handoff(repo, ['show', '--json', '--version', '~1']).stdout, handoff(repo, ['show', '--json']).stdout];
+    const read = () => [
+      handoff(repo, ['log', '--json']).stdout,
+      handoff(repo, ['show', '--json', '--version', '~1']).stdout,
+      handoff(repo, ['show', '--json']).stdout,
+    ];
     // (the write walked already: start from none)
     rmSync(skips, { force: true });
     const first = read();
