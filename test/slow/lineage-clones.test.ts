@@ -103,6 +103,20 @@ async function expectReaders(repo: FleetRepo, want: Expected, opts: { search?: b
   expect(exp.code, exp.stderr).toBe(0);
   expect(JSON.parse(exp.stdout).summary, who('export')).toBe(want.summary);
 
+  // the agent's session-start hook (Claude Code's input, in a project whose instructions
+  // ask for handoffs): the bookmark it gives the agent
+  repo.write('CLAUDE.md', '# Rules\n\nsession handoff: read on start, write on end\n');
+  const start = handoff(repo, ['hook', 'session-start', '--agent', 'claude'], {
+    input: JSON.stringify({ session_id: `start-${repo.name}-${want.latest.slice(0, 8)}`, cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }),
+  });
+  expect(start.code, start.stderr).toBe(0);
+  const context: string = JSON.parse(start.stdout).hookSpecificOutput.additionalContext;
+  expect(context, who('session-start names the latest')).toContain(want.latest.slice(0, 12));
+  if (want.other) {
+    expect(context, who('session-start says they diverged')).toContain(`two sessions diverged: version ${want.other.version.slice(0, 12)}`);
+    expect(context, who("session-start keeps the other session's ask_user")).toContain(want.other.askUser);
+  } else expect(context, who('session-start says nothing of a divergence')).not.toContain('diverged');
+
   const mcp = await mcpReaders(repo);
   expect(mcp.show.version, who('MCP handoff_show')).toBe(want.latest);
   expect(mcp.log.versions[0].version, who('MCP handoff_log first row')).toBe(want.latest);
