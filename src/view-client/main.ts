@@ -242,6 +242,17 @@ class App {
   }
 }
 
-const block = document.getElementById('handoff-data');
-const embedded = block ? (JSON.parse(block.textContent ?? '{}') as Embedded) : null;
-new App(embedded ? new FileSource(embedded) : new LiveSource(), embedded).start(document.getElementById('app') ?? document.body);
+/** The data of a file written by `view --html`: its JSON block, gzipped (src/app/view/page.ts `packedData`). */
+async function embeddedData(): Promise<Embedded | null> {
+  const block = document.getElementById('handoff-data');
+  if (!block) return null;
+  const packed = JSON.parse(block.textContent ?? '{}') as { encoding?: string; data?: string };
+  if (packed.encoding !== 'gzip+base64' || typeof packed.data !== 'string') return packed as unknown as Embedded;
+  const bytes = Uint8Array.from(atob(packed.data), (c) => c.charCodeAt(0));
+  const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  return JSON.parse(text) as Embedded;
+}
+
+void embeddedData().then((embedded) =>
+  new App(embedded ? new FileSource(embedded) : new LiveSource(), embedded).start(document.getElementById('app') ?? document.body),
+);

@@ -79,7 +79,8 @@ async function getJson<T>(path: string): Promise<T> {
 export class LiveSource implements Source {
   readonly live = true;
   versions(cursor: string | null): Promise<Page> {
-    return getJson<Page>(`/api/versions?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    // the first screen small and soon, the pages below it larger
+    return getJson<Page>(cursor ? `/api/versions?limit=200&cursor=${encodeURIComponent(cursor)}` : '/api/versions?limit=100');
   }
   version(id: string): Promise<VersionDoc> {
     return getJson<VersionDoc>(`/api/version/${encodeURIComponent(id)}`);

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { TestRepo, tempDir } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
 
@@ -20,6 +21,13 @@ function parts(html: string) {
   const style = /<style>([^]*?)<\/style>/.exec(html)![1];
   const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1];
   return { data, scripts, style, csp };
+}
+/** The document a file's data block holds, gzipped (src/app/view/page.ts `packedData`). */
+function embedded(html: string): any {
+  const packed = JSON.parse(parts(html).data);
+  expect(Object.keys(packed)).toEqual(['format', 'encoding', 'data']);
+  expect(packed).toMatchObject({ format: 'git-handoff-view', encoding: 'gzip+base64' });
+  return JSON.parse(gunzipSync(Buffer.from(packed.data, 'base64')).toString('utf8'));
 }
 const sha = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 
@@ -63,7 +71,7 @@ describe('git handoff view --html', () => {
     expect(html).not.toContain('</script><script>alert(1)');
     expect(html).not.toContain('<img src=x');
     expect(html).not.toContain('\x1b');
-    const doc = JSON.parse(data);
+    const doc = embedded(html);
     expect(doc.format).toBe('git-handoff-view');
     const rows = doc.versions;
     expect(rows.map((r: any) => r.summary)).toEqual(['a plain second version', HOSTILE.replace('\x1b]52;c;aGk=\x07', '^[]52;c;aGk=^G')]);
@@ -77,12 +85,13 @@ describe('git handoff view --html', () => {
 
   it('leaves encrypted versions out by default; --include-encrypted adds the ones its maker can read, and says so', () => {
     expect(html).not.toContain('PRIVATE-WORDS');
-    expect(JSON.parse(parts(html).data)).toMatchObject({ include_encrypted: false, encrypted: 0, omitted: 1 });
+    expect(JSON.stringify(embedded(html))).not.toContain('PRIVATE-WORDS');
+    expect(embedded(html)).toMatchObject({ include_encrypted: false, encrypted: 0, omitted: 1 });
     const file = join(tempDir('handoff-view-html-enc-'), 'all.html');
     const r = handoff(repo, ['view', '--html', file, '--include-encrypted', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json).toMatchObject({ ok: true, file, versions: 3, encrypted: 1, omitted: 0 });
-    const doc = JSON.parse(parts(readFileSync(file, 'utf8')).data);
+    const doc = embedded(readFileSync(file, 'utf8'));
     expect(doc).toMatchObject({ include_encrypted: true, encrypted: 1, omitted: 0 });
     expect(doc.versions[0]).toMatchObject({ summary: 'PRIVATE-WORDS', visibility: 'private', readable: true });
   });

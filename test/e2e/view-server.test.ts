@@ -207,7 +207,10 @@ describe('git handoff view (the server)', () => {
     expect(tips[1]).toBe(repo.git('rev-parse', 'refs/notes/handoff').trim());
   });
 
-  it('stops cleanly on SIGTERM (exit 0)', async () => {
+  it('stops cleanly on SIGTERM (exit 0), a listing left in the middle not holding it', async () => {
+    // one row of four: the walk (a git log and a cat-file) waits for the next page
+    const page = JSON.parse((await get(port, '/api/versions?limit=1', { authorization: `Bearer ${token}` })).body);
+    expect(page.next_cursor).toBe('1');
     const t0 = Date.now();
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);

@@ -50,6 +50,11 @@ export class ViewApi {
     this.pager = new RowPager(repo);
   }
 
+  /** Ends what the API keeps open between requests. */
+  close(): Promise<void> {
+    return this.pager.close();
+  }
+
   /** The answer to GET `path` (under /api/), or null when no route has that name. */
   async answer(path: string, params: URLSearchParams): Promise<ApiAnswer | null> {
     try {

@@ -5,8 +5,11 @@
  * through the one reader, a page at a time: the server never holds every note's text.
  */
 import type { Repo } from '../../git/repo.js';
-import type { ReadVersion } from '../../git/handoff-store.js';
+import type { NoteReading } from '../../git/handoff-store.js';
 import { VersionReader } from '../../history/reader.js';
+import { selectBulk } from '../../history/bulk.js';
+import { canStream } from '../../git/version-stream.js';
+import { readCommit } from '../../git/read-objects.js';
 import { ProvenanceReader } from '../../git/provenance.js';
 import { parseTrailers } from '../../git/objects.js';
 import { isoUtc } from '../../git/identity.js';
@@ -48,13 +51,22 @@ export interface ViewRow {
 
 const text = (x: unknown): string | null => (typeof x === 'string' ? x : null);
 
-/** How a version came to sit where it sits, when it was not written there. */
-export function movedOf(v: ReadVersion): Moved | null {
-  const trailers = parseTrailers(v.commit.message);
+/** A version as either reader lists it (the store's walk, or the bulk stream `log` uses). */
+export interface ListedVersion extends NoteReading {
+  id: string;
+  target: string;
+  writtenAt: string;
+  continues: string[] | null;
+  timestamp: number;
+}
+
+/** How a version came to sit where it sits, when it was not written there (`message`: its commit's). */
+export function movedOf(v: ListedVersion, message: string): Moved | null {
+  const trailers = parseTrailers(message);
   const reattached = trailers['Handoff-Reattached-From'];
   if (reattached) {
     // app/heal.ts names a squash merge (local, or the same tree merged on the forge) in the subject
-    const squash = /\((squash merge|same tree[^)]*)\)\s*$/.test(subjectLine(v.commit.message));
+    const squash = /\((squash merge|same tree[^)]*)\)\s*$/.test(subjectLine(message));
     return { from: reattached, to: v.target, by: squash ? 'squash' : 'rewrite' };
   }
   if (v.writtenAt !== v.target) return { from: v.writtenAt, to: v.target, by: 'rewrite' };
@@ -62,7 +74,7 @@ export function movedOf(v: ReadVersion): Moved | null {
   return m ? { ...m, by: 'rewrite' } : null;
 }
 
-export function viewRow(v: ReadVersion, p: Provenance, place: { head: boolean; diverged: boolean }): ViewRow {
+export function viewRow(v: ListedVersion, message: string, p: Provenance, place: { head: boolean; diverged: boolean }): ViewRow {
   const h = v.handoff;
   const summary = text(h.summary);
   return {
@@ -80,8 +92,8 @@ export function viewRow(v: ReadVersion, p: Provenance, place: { head: boolean; d
     readable: v.readable,
     head: place.head,
     diverged: place.diverged,
-    moved: movedOf(v),
-    relay: relayReasonOf(parseTrailers(v.commit.message)),
+    moved: movedOf(v, message),
+    relay: relayReasonOf(parseTrailers(message)),
   };
 }
 
@@ -90,7 +102,7 @@ export class BranchHeads {
   private readonly heads = new Map<string | null, Promise<{ heads: Set<string>; diverged: boolean }>>();
   constructor(private readonly reader: VersionReader) {}
 
-  place(v: ReadVersion): Promise<{ head: boolean; diverged: boolean }> {
+  place(v: { id: string; branch: string | null | undefined }): Promise<{ head: boolean; diverged: boolean }> {
     const b = v.branch ?? null;
     let found = this.heads.get(b);
     if (!found) {
@@ -110,7 +122,7 @@ export class BranchHeads {
  * cursor for another place (or another tip) starts a new walk and skips to it.
  */
 export class RowPager {
-  private walk: { tip: string | null; offset: number; it: AsyncGenerator<ReadVersion>; heads: BranchHeads; peeked: ReadVersion | null } | null = null;
+  private walk: { tip: string | null; offset: number; it: AsyncGenerator<ListedVersion>; heads: BranchHeads; peeked: ListedVersion | null } | null = null;
   private readonly provenance: ProvenanceReader;
   private readonly reader: VersionReader;
 
@@ -119,10 +131,19 @@ export class RowPager {
     this.provenance = new ProvenanceReader(repo);
   }
 
+  /** Ends the walk kept between pages (and the git processes reading it). */
+  async close(): Promise<void> {
+    const w = this.walk;
+    this.walk = null;
+    await w?.it.return(undefined);
+  }
+
   async page(offset: number, limit: number): Promise<{ tip: string | null; rows: ViewRow[]; more: boolean }> {
     const tip = await this.reader.store.tip();
     if (!this.walk || this.walk.tip !== tip || this.walk.offset !== offset) {
-      const { versions } = await this.reader.select({ all: true });
+      // the walk left behind holds a git log and a cat-file: end them
+      await this.close();
+      const { versions } = await listAll(this.repo, this.reader);
       this.walk = { tip, offset: 0, it: versions, heads: new BranchHeads(this.reader), peeked: null };
       while (this.walk.offset < offset) {
         if ((await this.walk.it.next()).done) return { tip, rows: [], more: false };
@@ -130,7 +151,7 @@ export class RowPager {
       }
     }
     const w = this.walk;
-    const batch: ReadVersion[] = [];
+    const batch: ListedVersion[] = [];
     if (w.peeked && limit > 0) {
       batch.push(w.peeked);
       w.peeked = null;
@@ -151,9 +172,30 @@ export class RowPager {
       if (!n.done) w.peeked = n.value;
     }
     const more = w.peeked !== null;
-    const prov = await this.provenance.of(batch.map((v) => v.id));
-    const rows: ViewRow[] = [];
-    for (const v of batch) rows.push(viewRow(v, prov.get(v.id)!, await w.heads.place(v)));
-    return { tip, rows, more };
+    return { tip, rows: (await describe(this.repo, this.provenance, w.heads, batch)).rows, more };
   }
+}
+
+/**
+ * Every version of every branch in the reader's order, as `log --all` reads them: the bulk
+ * stream (one git log, one cat-file) where the repository allows it, else the store's walk.
+ */
+export async function listAll(repo: Repo, reader: VersionReader): Promise<{ versions: AsyncGenerator<ListedVersion> }> {
+  return canStream(repo) ? selectBulk(repo, { all: true }) : reader.select({ all: true });
+}
+
+/** The rows of a batch of listed versions: their provenance asked together, each commit's trailers read. */
+export async function describe(
+  repo: Repo,
+  provenance: ProvenanceReader,
+  heads: BranchHeads,
+  batch: ListedVersion[],
+): Promise<{ rows: ViewRow[]; provenance: Map<string, Provenance> }> {
+  const prov = await provenance.of(batch.map((v) => v.id));
+  const rows: ViewRow[] = [];
+  for (const v of batch) {
+    const message = (await readCommit(repo.objects, v.id))?.message ?? '';
+    rows.push(viewRow(v, message, prov.get(v.id)!, await heads.place(v)));
+  }
+  return { rows, provenance: prov };
 }

@@ -124,7 +124,13 @@ export async function serveView(repo: Repo, opts: ViewOptions): Promise<number> 
       clearInterval(poll);
       clearInterval(keepAlive);
       for (const s of streams) s.end();
-      server.close(() => resolve(0));
+      server.close(
+        () =>
+          void api.close().then(
+            () => resolve(0),
+            () => resolve(0),
+          ),
+      );
       server.closeAllConnections();
     };
     process.on('SIGINT', stop);

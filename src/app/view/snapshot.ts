@@ -10,11 +10,10 @@ import type { Repo } from '../../git/repo.js';
 import type { ReadVersion } from '../../git/handoff-store.js';
 import { VersionReader } from '../../history/reader.js';
 import { ProvenanceReader } from '../../git/provenance.js';
-import { isoUtc } from '../../git/identity.js';
 import { notices } from '../show-report.js';
 import { allStatuses, itemJson } from '../status.js';
 import { writeExport } from '../export.js';
-import { BranchHeads, viewRow, type ViewRow } from './rows.js';
+import { BranchHeads, describe, listAll, type ListedVersion, type ViewRow } from './rows.js';
 import { filePage } from './page.js';
 import { isInside, writablePath } from '../../state/bounded-file.js';
 import { visibleDeep } from '../../core/visible-text.js';
@@ -66,21 +65,21 @@ export async function writeViewFile(repo: Repo, req: ViewFileRequest): Promise<V
   const said: Record<string, string[]> = {};
   let encrypted = 0;
   let omitted = 0;
-  let window: ReadVersion[] = [];
+  let window: ListedVersion[] = [];
   const flush = async () => {
-    const p = await prov.of(window.map((v) => v.id));
-    for (const v of window) {
-      const provenance = p.get(v.id)!;
-      rows.push(viewRow(v, provenance, await heads.place(v)));
+    const described = await describe(repo, prov, heads, window);
+    window.forEach((v, n) => {
+      const provenance = described.provenance.get(v.id)!;
+      rows.push(described.rows[n]);
       if (v.readable) handoffs[v.id] = v.handoff;
-      // what `show --version` would say before the bookmark, of what the listing knows
-      const date = typeof v.handoff.date === 'string' ? v.handoff.date : isoUtc(v.timestamp);
+      // what `show --version` would say before the bookmark, of what the listing knows (a
+      // listed version has all that notices() reads of a version: id, target, handoff)
       const lines = notices({
-        version: v,
+        version: v as unknown as ReadVersion,
         skipped: [],
         fallback: false,
         currentBranch: null,
-        date,
+        date: described.rows[n].date,
         stale: false,
         ageDays: null,
         staleDays: 0,
@@ -89,10 +88,10 @@ export async function writeViewFile(repo: Repo, req: ViewFileRequest): Promise<V
         provenance,
       });
       if (lines.length) said[v.id] = lines;
-    }
+    });
     window = [];
   };
-  const { versions } = await reader.select({ all: true });
+  const { versions } = await listAll(repo, reader);
   for await (const v of versions) {
     if (v.visibility !== 'shared') {
       if (!req.includeEncrypted || !v.readable) {
