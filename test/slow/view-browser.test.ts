@@ -342,6 +342,19 @@ describe.skipIf(!viewReady)(`the live view in chromium${why(viewReady, 'git hand
     }
   });
 
+  it("the README's screenshot: the graph and a relay's bookmark (copied to docs/view.png by hand)", async () => {
+    const w = await live();
+    try {
+      await w.page.setViewportSize({ width: 1280, height: 560 });
+      await w.page.click(node(f.v.relay));
+      await poll(async () => (await w.page.locator('[data-testid="bookmark"]').innerText()).includes(`handoff ${f.v.relay.slice(0, 12)}`)).toBe(true);
+      await screenshot(w.page, 'readme');
+      clean(w);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('a version written while the page is open appears without a reload', async () => {
     const w = await live();
     try {
