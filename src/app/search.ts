@@ -8,6 +8,8 @@ import { loadSearchIndex, type IndexedVersion } from '../git/search-index.js';
 import { indexEntryReader, openEncrypted } from './search-index-entry.js';
 import { fold, foldIndexed, matchFields, mayMatch, queryTerms } from '../core/search.js';
 import { UsageError } from '../errors.js';
+import { VersionReader } from '../history/reader.js';
+import { selectionFor } from './show.js';
 import { gitDate } from '../git/dates.js';
 
 /** How hits are shown grouped (the CLI and MCP alike). */
@@ -109,17 +111,29 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
     candidates.push(n);
   }
 
-  // Newest first: only the hits shown are parsed and scored, in time order; the rest are
+  // "Newest" is the one reader's order (src/history/) within the branch: its heads (the
+  // latest, then the heads it diverged from, as show and log name them) before its other
+  // versions; the versions of other branches stand by time.
+  // Each head's hit names the commit its note sits on now (a rewrite may have moved it).
+  const picked = await new VersionReader(repo).latest(selectionFor(repo, { branch: req.branch }));
+  const heads = [...(picked.version ? [picked.version] : []), ...picked.diverged];
+  const headRank = new Map(heads.map((h, i) => [h.id, i]));
+  const moved = (h: SearchHit | null) => h && { ...h, target: heads.find((v) => v.id === h.version)?.target ?? h.target };
+  // Newest first: only the hits shown are parsed and scored, in that order; the rest are
   // counted by the same test on their field texts alone (`more` stays exact).
   if (order === 'newest') {
     const t = (n: number) => Number(lines[n].slice(53, lines[n].indexOf(',', 53)));
     const times = new Map(candidates.map((n) => [n, t(n)]));
-    candidates.sort((a, b) => times.get(b)! - times.get(a)! || b - a);
+    // The heads stand together, in their order, where the newest of them stands by time.
+    const rank = (n: number) => headRank.get(lines[n].slice(7, 47)) ?? Infinity;
+    const headTime = Math.max(...candidates.filter((n) => rank(n) < Infinity).map((n) => times.get(n)!));
+    for (const n of candidates) if (rank(n) < Infinity) times.set(n, headTime);
+    candidates.sort((a, b) => times.get(b)! - times.get(a)! || rank(a) - rank(b) || b - a);
     const hits: SearchHit[] = [];
     let more = 0;
     for (const n of candidates) {
       if (hits.length < limit) {
-        const h = score(lines[n], terms, phrase);
+        const h = moved(score(lines[n], terms, phrase));
         if (h) hits.push(h);
       } else if (mayMatch(fieldTexts(foldedLines.length === lines.length ? foldedLines[n] : foldIndexed(lines[n])), escaped)) more++;
     }
@@ -127,7 +141,7 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   }
   const matched: { hit: SearchHit; n: number; t: number }[] = [];
   for (const n of candidates) {
-    const hit = score(lines[n], terms, phrase);
+    const hit = moved(score(lines[n], terms, phrase));
     if (hit) matched.push({ hit, n, t: Number(lines[n].slice(53, lines[n].indexOf(',', 53))) });
   }
   matched.sort((a, b) => b.hit.score - a.hit.score || b.t - a.t || b.n - a.n);

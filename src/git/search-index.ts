@@ -18,7 +18,7 @@ import { isObjectId } from '../core/object-id.js';
 import { readStateFile } from '../state/bounded-file.js';
 
 /** Bump when the line format changes: an index of another format is rebuilt. */
-const FORMAT = 3;
+const FORMAT = 4;
 
 export interface IndexedVersion {
   id: string;
@@ -140,6 +140,7 @@ async function readVersionsSince(repo: Repo, tip: string, since: string | null, 
   );
   if (log.code !== 0) throw new GitFailed(`git log of ${NOTES_REF} failed: ${log.stderr.toString().trim()}`);
   const found: { id: string; t: number; target: string; blob: string; branch: string | null | undefined }[] = [];
+  const store = new HandoffStore(repo);
   for (const rec of log.stdout.toString('utf8').split('\x1e')) {
     if (!rec) continue;
     const [head, message = '', raw = ''] = rec.split('\x1f');
@@ -166,15 +167,17 @@ async function readVersionsSince(repo: Repo, tip: string, since: string | null, 
       if (!isObjectId(target)) continue;
       blob = changes.get(target!)?.new;
     } else {
-      const hit = [...changes].find(([, c]) => c.new && c.new !== c.old);
-      if (!hit) continue;
-      [target, { new: blob }] = hit;
+      // A native commit: the store tells git's own note copy (the same versions moved, no
+      // version) from a new note, and which note is the version's (rare; it reads the trees).
+      const v = await store.versionOf(id, await store.readCommit(id));
+      if (!v) continue;
+      target = v.target;
+      blob = changes.get(target)?.new;
     }
     found.push({ id, t: Number(ct), target: target!, blob: blob ?? '', branch: kind ? (trailers['Handoff-Branch'] ?? null) : undefined });
   }
   const blobs = await readBlobs(repo, found.map((f) => f.blob).filter(Boolean));
   const out: IndexedVersion[] = [];
-  const store = new HandoffStore(repo);
   for (const f of found) {
     let data = f.blob ? blobs.get(f.blob) : undefined;
     let blob = f.blob || null;

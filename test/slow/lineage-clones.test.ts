@@ -171,10 +171,9 @@ describe('two clones write concurrently, then sync', () => {
     for (const repo of [a, b]) await expectReaders(repo, diverged, { search: false });
   });
 
-  // Fails on main: search orders its hits by date ("newest first" by the clock), not in the
-  // one reader's order, so a's version (later by the clock) comes before the latest (v22r's
-  // lane: search on the one reader of src/history/). Unmark once search lists in that order.
-  it.fails('search lists the latest first while they are diverged', () => {
+  // Search lists in the one reader's order: the heads first, so a's version (later by the
+  // clock) comes after the latest (it failed while search ordered its hits by the clock).
+  it('search lists the latest first while they are diverged', () => {
     for (const repo of [a, b]) expectSearch(repo, diverged);
   });
 
