@@ -54,7 +54,8 @@ export async function diffVersions(repo: Repo, req: DiffRequest): Promise<Versio
   } catch (e) {
     // With both names defaulted only `~1` or `~0` can be missing: the selection is too short.
     if (req.old === undefined && req.new === undefined && isHandoffError(e, UnknownVersion)) {
-      throw new TooFewVersions('diff needs two versions; this selection has fewer');
+      const only = await reader.resolve('~0', sel).catch(() => null);
+      throw new TooFewVersions('diff needs two versions; this selection has fewer', { versions: only ? 1 : 0, ...(only ? { only: only.id } : {}) });
     }
     throw e;
   }

@@ -2,6 +2,7 @@ import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { diffJson, diffText, diffVersions } from '../app/diff.js';
+import { isHandoffError, TooFewVersions } from '../errors.js';
 
 export const command: CommandModule = {
   spec: {
@@ -31,7 +32,20 @@ export const command: CommandModule = {
       checkBranch: true,
       bookkeeping: Boolean(args.values.bookkeeping),
     };
-    const d = await withRepo(ctx.cwd, (repo) => diffVersions(repo, req));
+    let d;
+    try {
+      d = await withRepo(ctx.cwd, (repo) => diffVersions(repo, req));
+    } catch (e) {
+      // like `git log -p` on a first commit, one version (or none) is no error: there is nothing to compare yet
+      if (!isHandoffError(e, TooFewVersions)) throw e;
+      const only = typeof e.data.only === 'string' ? e.data.only : null;
+      if (ctx.json) return void ctx.io.json({ ok: true, old: null, new: only, changes: [] });
+      return void ctx.io.out(
+        only
+          ? `nothing to compare yet: one version so far (${only.slice(0, 12)}); git handoff show prints it\n`
+          : 'nothing to compare yet: no version so far\n',
+      );
+    }
     if (ctx.json) return void ctx.io.json(diffJson(d));
     ctx.io.out(await diffText(d, ctx.io.paint));
   },

@@ -158,9 +158,20 @@ describe('show, log, diff over versions on several branches', () => {
     expect(j.json.changes.every((c: any) => Object.keys(c).join() === 'field,change,old,new')).toBe(true);
     const same = handoff(repo, ['diff', v.m1, v.m1]);
     expect(same.stdout).toContain('(no changes)');
+    // one version is no error (as `git log -p` shows a first commit): nothing to compare yet, exit 0
     const one = handoff(repo, ['diff', '--branch', 'feature']);
-    expect(one.code).toBe(1);
-    expect(one.stderr).toBe('git handoff: diff needs two versions; this selection has fewer\n');
+    const only = handoff(repo, ['show', '--branch', 'feature', '--json']).json.version;
+    expect(one).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `nothing to compare yet: one version so far (${only.slice(0, 12)}); git handoff show prints it\n`,
+    });
+    expect(handoff(repo, ['diff', '--branch', 'feature', '--json']).json).toEqual({ ok: true, old: null, new: only, changes: [] });
+    const fresh = TestRepo.init();
+    fresh.commit('init');
+    expect(handoff(fresh, ['diff'])).toMatchObject({ code: 0, stdout: 'nothing to compare yet: no version so far\n' });
+    // a version named that does not exist is still refused
+    expect(handoff(repo, ['diff', '~5', '~0', '--branch', 'feature']).code).toBe(1);
   });
 
   it('every read command works from a subfolder', () => {
