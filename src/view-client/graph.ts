@@ -39,6 +39,7 @@ export class Graph {
   private selected: string | null = null;
   private marked = new Set<string>();
   private frame = 0;
+  private drawn = false;
 
   constructor(private readonly on: GraphHandlers) {
     this.spacer = el('div', { class: 'spacer' });
@@ -135,6 +136,11 @@ export class Graph {
         else line(r.moved.by, x(r), y(i), gutter + 20, y(i), r.version, r.moved.from);
       }
       this.layer.append(this.rowElement(r, i - first, x(r), gutter + 40));
+    }
+    // the moment the first versions are on screen, for the bench and the browser tests
+    if (last > first && !this.drawn) {
+      this.drawn = true;
+      performance.mark('handoff-view:first-screen');
     }
     if (last >= this.rows.length - OVERSCAN) this.on.nearEnd();
   }

@@ -78,11 +78,13 @@ class App {
     u.diffOld.addEventListener('change', pickPair);
     u.diffNew.addEventListener('change', pickPair);
     document.addEventListener('keydown', (e) => this.key(e));
-    void this.reload();
-    void this.source
-      .items()
-      .then((items) => renderItems(u.items, items))
-      .catch((e: Error) => showText(u.items, `work items: ${e.message}`));
+    // the work items once the first screen is drawn: they are below it
+    void this.reload().then(() =>
+      this.source
+        .items()
+        .then((items) => renderItems(u.items, items))
+        .catch((e: Error) => showText(u.items, `work items: ${e.message}`)),
+    );
     this.source.watch((tip) => {
       if (tip !== this.tip) void this.reload();
     });

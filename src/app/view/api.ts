@@ -50,6 +50,11 @@ export class ViewApi {
     this.pager = new RowPager(repo);
   }
 
+  /** Reads the first screen before anyone asks (the page the URL opens asks it first). */
+  prefetch(): void {
+    void this.pager.page(0, DEFAULT_PAGE).catch(() => undefined);
+  }
+
   /** Ends what the API keeps open between requests. */
   close(): Promise<void> {
     return this.pager.close();

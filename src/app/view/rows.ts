@@ -138,8 +138,20 @@ export class RowPager {
     await w?.it.return(undefined);
   }
 
+  /** The last page answered: asked again (a reload, the page opened twice), it is answered at once. */
+  private last: { tip: string | null; offset: number; limit: number; page: Promise<{ tip: string | null; rows: ViewRow[]; more: boolean }> } | null = null;
+
   async page(offset: number, limit: number): Promise<{ tip: string | null; rows: ViewRow[]; more: boolean }> {
     const tip = await this.reader.store.tip();
+    const l = this.last;
+    if (l && l.tip === tip && l.offset === offset && l.limit === limit) return l.page;
+    const page = this.read(tip, offset, limit);
+    this.last = { tip, offset, limit, page };
+    page.catch(() => (this.last = null));
+    return page;
+  }
+
+  private async read(tip: string | null, offset: number, limit: number): Promise<{ tip: string | null; rows: ViewRow[]; more: boolean }> {
     if (!this.walk || this.walk.tip !== tip || this.walk.offset !== offset) {
       // the walk left behind holds a git log and a cat-file: end them
       await this.close();

@@ -138,6 +138,7 @@ export async function serveView(repo: Repo, opts: ViewOptions): Promise<number> 
   });
   const url = `http://127.0.0.1:${port}/?token=${token}`;
   opts.listening({ url, port });
+  api.prefetch();
   if (opts.open) {
     const [cmd, args] = opener(url);
     void tryRun(cmd, args, { deadlineMs: 10_000 })
