@@ -1,6 +1,6 @@
 // `npm run bench`: the speed targets (docs/performance.md), each a ratio measured in one run against
 // a reference on the same machine (medians of interleaved runs after a warm-up).
-//   node scripts/bench.mjs [--runs N] [--json FILE] [--keep] [--no-large] [--only agent-hooks|view]
+//   node scripts/bench.mjs [--runs N] [--json FILE] [--keep] [--no-large] [--only agent-hooks|view|privacy]
 import { spawnSync, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { buildFixture, handoffYaml, BENCH_ENV } from './bench/fixture.mjs';
 import { benchAgentHooks } from './bench/agent-hooks.mjs';
 import { benchView } from './bench/view.mjs';
+import { benchPrivacy } from './bench/privacy.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -103,6 +104,13 @@ buildFixture(big, { commits: 20000, versions: 5000 });
 const one = join(work, 'one');
 buildFixture(one, { commits: 20000, versions: 1 });
 log(`fixtures built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+// Private and team handoffs (issue 26): alone with --only privacy, else at the end.
+const privacyRows = () => benchPrivacy({ root, work, run, interleave, few, row, log, big });
+if (opt('--only', null) === 'privacy') {
+  privacyRows();
+  report();
+  process.exit(0);
+}
 
 // The scale rows: every row on both fixtures (20k commits / 5k versions and 200k / 50k), each
 // with its target: the per-command ratios against `node -e 0` measured in the same
@@ -394,6 +402,7 @@ for (const f of fixtures) for (const d of [f.write, f.newBranch]) if (d) rmSync(
   row('secret scan of a 1 MiB handoff (CPU time, fresh process)', '1 MiB of handoff prose', median(times), 50, 'the 50 ms budget', 1);
 }
 
+privacyRows();
 report();
 
 function report() {

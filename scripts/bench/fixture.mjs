@@ -59,9 +59,10 @@ export function handoffYaml(i, target, tree, recent) {
 
 /**
  * Builds `dir` with `commits` commits on main and `versions` handoff versions targeting the
- * last `versions` commits (the newest version targets HEAD~`behind`).
+ * last `versions` commits (the newest version targets HEAD~`behind`). `seal` (all the notes'
+ * texts in, their armoured age files out) makes every version a private one.
  */
-export function buildFixture(dir, { commits, versions, behind = 2, phases = {} }) {
+export function buildFixture(dir, { commits, versions, behind = 2, phases = {}, seal = null }) {
   let t = Date.now();
   const phase = (name) => {
     phases[name] = (phases[name] ?? 0) + (Date.now() - t) / 1000;
@@ -106,17 +107,24 @@ export function buildFixture(dir, { commits, versions, behind = 2, phases = {} }
   phase('marks');
   const notes = [];
   const firstTarget = commits - behind - versions + 1;
-  for (let j = 0; j < versions; j++) {
+  const targets = Array.from({ length: versions }, (_, j) => marks.get(firstTarget + j));
+  const yamls = targets.map((target, j) => {
     const ci = firstTarget + j;
-    const target = marks.get(ci);
     const recent = [0, 1, 2].map((k) => `${marks.get(ci - k)?.slice(0, 7)}: feat: change ${ci - k}`);
-    const yaml = handoffYaml(j, target, 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391', recent);
+    return handoffYaml(j, target, 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391', recent);
+  });
+  const texts = seal ? seal(yamls) : yamls;
+  if (seal) phase('encryption');
+  for (let j = 0; j < versions; j++) {
+    const target = targets[j];
+    const message = seal
+      ? `handoff ${target.slice(0, 7)} on main: (encrypted)\n\nHandoff-Kind: version\nHandoff-Target: ${target}\nHandoff-Branch: main\nHandoff-Visibility: private\n`
+      : `handoff ${target.slice(0, 7)} on main: version ${j}\n\nHandoff-Kind: version\nHandoff-Target: ${target}\nHandoff-Branch: main\n`;
     notes.push(
       `commit refs/notes/handoff\ncommitter Bench <bench@example.com> ${base + commits + j * 10} +0000\n`,
-      data(`handoff ${target.slice(0, 7)} on main: version ${j}\n\nHandoff-Kind: version\nHandoff-Target: ${target}\nHandoff-Branch: main\n`),
-      j > 0 ? '' : '',
+      data(message),
       `N inline ${target}\n`,
-      data(yaml),
+      data(texts[j]),
       '\n',
     );
   }

@@ -127,7 +127,8 @@ export const command: CommandModule = {
             version: v.id,
             target: v.target,
             date,
-            valid: v.valid,
+            // encrypted for others is not invalid (readable: false says it); a damaged ciphertext is
+            valid: v.valid || v.sealed === true,
             session_id: v.handoff.session_id ?? null,
             status: v.handoff.status ?? null,
             summary: v.handoff.summary ?? null,

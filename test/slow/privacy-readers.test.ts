@@ -161,6 +161,12 @@ describe('doctor', () => {
     // the same user on a machine with another key (a lost identity, a new laptop)
     ada.env.XDG_CONFIG_HOME = tempDir('handoff-xdg-ada2-');
     newKey(ada);
+    // in log --json they are not invalid (their ciphertext is whole), only not readable
+    const rows = handoff(ada, ['log', '--json']).json.versions as any[];
+    expect(rows.slice(0, 2).map((r) => [r.valid, r.readable, r.summary])).toEqual([
+      [true, false, null],
+      [true, false, null],
+    ]);
     const [f] = unreadable();
     expect(f).toMatchObject({ level: 'note', count: 2, versions: [ids[1], ids[0]] });
     const text = handoff(ada, ['doctor']).stdout;

@@ -159,7 +159,8 @@ export const TOOLS: ToolDef[] = [
           version: v.id,
           target: v.target,
           date,
-          valid: v.valid,
+          // encrypted for others is not invalid (readable: false says it); a damaged ciphertext is
+          valid: v.valid || v.sealed === true,
           branch: v.branch ?? null,
           session_id: v.handoff.session_id ?? null,
           status: v.handoff.status ?? null,
@@ -175,7 +176,7 @@ export const TOOLS: ToolDef[] = [
       const text = rows
         .map(
           (r) =>
-            `${r.version.slice(0, 12)} ${r.date} ${r.valid ? `${r.status ?? '-'} ${(r.summary ?? '').split('\n')[0]}` : r.sealed ? `(${r.sealed})` : '(invalid note)'}${r.own ? '' : ` (not the current user's: ${r.author.name} <${r.author.email}>, ${r.origin ?? 'origin unknown'}, ${r.signature})`}`,
+            `${r.version.slice(0, 12)} ${r.date} ${r.sealed ? `(${r.sealed})` : r.valid ? `${r.status ?? '-'} ${(r.summary ?? '').split('\n')[0]}` : '(invalid note)'}${r.own ? '' : ` (not the current user's: ${r.author.name} <${r.author.email}>, ${r.origin ?? 'origin unknown'}, ${r.signature})`}`,
         )
         .join('\n');
       return { data: { ok: true, versions: rows }, text: text || 'no versions' };
