@@ -1,12 +1,13 @@
 /**
  * Issue 22, the property test: random histories over three clones and a bare remote:
- * whole-document and patch writes, commits, amends, `git pull --rebase` (a rewrite git
- * copies notes through), pushes and syncs, in random order. After every step the clone that
+ * whole-document and patch writes (some with a clock an hour off, some in an agent session
+ * the session-start hook began), commits, amends, `rebase -i` reorders, `git pull --rebase`
+ * (rewrites git copies notes through), pushes and syncs, in random order. After every step the clone that
  * acted agrees with itself (show, `~0` and log's first row name one version, and `diverged`
  * is reported exactly when the version graph, read from the notes commits' own trailers,
  * has two or more heads, naming them all). After a final round that brings every clone the
- * same commits and notes: every clone names the same latest, every version a command
- * reported as written is in every clone's log, and the same holds for `diverged`.
+ * same commits and notes (and runs `doctor --fix` in each): every clone names the same
+ * latest, every version a command reported as written is in every clone's log, and the same holds for `diverged`.
  *
  * Bounded: RUNS runs of at most MAX_STEPS steps, and TIME_LIMIT_MS for them all (under
  * load fewer runs finish; the number run is printed). The seed is printed; run one again
@@ -23,7 +24,9 @@ const MAX_STEPS = 15;
 const TIME_LIMIT_MS = Number(process.env.LINEAGE_TIME_MS ?? 240_000);
 
 type Step =
-  | { op: 'write'; clone: number; patch: boolean }
+  | { op: 'write'; clone: number; patch: boolean; skew: number }
+  | { op: 'start'; clone: number }
+  | { op: 'reorder'; clone: number }
   | { op: 'commit'; clone: number }
   | { op: 'amend'; clone: number }
   | { op: 'rebase'; clone: number }
@@ -31,7 +34,10 @@ type Step =
 
 const clone = fc.integer({ min: 0, max: 2 });
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('write' as const), clone, patch: fc.boolean() }) },
+  // skew: the writer's clock an hour behind or ahead (dates must not order versions)
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('write' as const), clone, patch: fc.boolean(), skew: fc.constantFrom(0, 0, -3600, 3600) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('start' as const), clone }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('reorder' as const), clone }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('commit' as const), clone }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('amend' as const), clone }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('rebase' as const), clone }) },
@@ -42,10 +48,16 @@ class Run {
   readonly fleet = new Fleet(3);
   readonly written: string[] = [];
   readonly log: string[] = [];
+  /** the agent session each clone is in (started by the session-start hook), if any */
+  readonly session: (string | null)[] = [null, null, null];
   private n = 0;
 
   constructor() {
-    for (const c of this.fleet.clones) expect(handoff(c, ['init']).code, `init in ${c.name}`).toBe(0);
+    for (const c of this.fleet.clones) {
+      expect(handoff(c, ['init']).code, `init in ${c.name}`).toBe(0);
+      // untracked: a project whose instructions ask for handoffs, so the agent hooks answer
+      c.write('CLAUDE.md', '# Rules\n\nsession handoff: read on start, write on end\n');
+    }
   }
 
   ok(what: string, r: { code: number; stderr: string; stdout?: string }): void {
@@ -57,9 +69,17 @@ class Run {
     const tag = `${c.name}${++this.n}`;
     this.log.push(`${tag}: ${JSON.stringify(s)}`);
     if (s.op === 'write') {
+      const t = c.fleet.clock + 60 + s.skew;
+      const env = {
+        GIT_COMMITTER_DATE: `@${t} +0000`,
+        GIT_AUTHOR_DATE: `@${t} +0000`,
+        ...(this.session[s.clone] ? { HANDOFF_SESSION_ID: this.session[s.clone]! } : {}),
+      };
+      // a patch continues the head at the compare-and-swap; a whole document continues what
+      // the clone's session was shown (or the head it read, with no session)
       const r = s.patch
-        ? handoff(c, ['write', '--json', '--add-note', `note ${tag}`])
-        : handoff(c, ['write', '--json'], { input: `status: active\nsummary: whole ${tag}\ncursor:\n  next_step: go on from ${tag}\n` });
+        ? handoff(c, ['write', '--json', '--add-note', `note ${tag}`], { env })
+        : handoff(c, ['write', '--json'], { input: `status: active\nsummary: whole ${tag}\ncursor:\n  next_step: go on from ${tag}\n`, env });
       this.ok(`write in ${c.name}`, r);
       expect(r.json.unchanged, `${tag} wrote something new`).toBe(false);
       this.written.push(r.json.version);
@@ -69,6 +89,19 @@ class Run {
       // only a commit no other clone can have (not pushed yet), as a careful user would
       if (c.git('rev-list', '--count', 'origin/main..HEAD').trim() === '0') return c;
       this.ok(`amend in ${c.name}`, commitWithHooks(c, `feat: ${tag} (amended)`, { [`${tag}.txt`]: `${tag}\n` }, { args: ['--amend'] }));
+    } else if (s.op === 'start') {
+      // an agent session starts: the hook gives it the bookmark and remembers what it was shown
+      const id = `session-${tag}`;
+      const r = handoff(c, ['hook', 'session-start', '--agent', 'claude'], {
+        input: JSON.stringify({ session_id: id, cwd: c.dir, hook_event_name: 'SessionStart', source: 'startup' }),
+      });
+      this.ok(`session-start in ${c.name}`, r);
+      this.session[s.clone] = id;
+    } else if (s.op === 'reorder') {
+      // rebase -i of the commits not pushed yet: the first two swap places
+      if (Number(c.git('rev-list', '--count', 'origin/main..HEAD').trim()) < 2) return c;
+      const env = { GIT_SEQUENCE_EDITOR: "sed -i -e '1{h;d};2G'", GIT_EDITOR: 'true' };
+      this.ok(`rebase -i in ${c.name}`, gitWithHooks(c, ['rebase', '-i', 'origin/main'], { env }));
     } else if (s.op === 'rebase') this.pullRebasePush(c);
     else this.ok(`sync in ${c.name}`, handoff(c, ['sync']));
     return c;
@@ -85,6 +118,12 @@ class Run {
     const cs = this.fleet.clones;
     for (const c of cs) this.pullRebasePush(c);
     for (const c of cs) this.ok(`pull in ${c.name}`, gitWithHooks(c, ['pull', '--ff-only', '-q', 'origin', 'main']));
+    // doctor --fix brings back whatever another writer dropped; it must lose nothing either
+    for (const c of cs) {
+      const d = handoff(c, ['doctor', '--fix', '--json']);
+      expect([0, 1], `doctor --fix in ${c.name}: ${d.stderr}${d.stdout}`).toContain(d.code);
+      expect(d.json?.ok, `doctor --fix in ${c.name} answered: ${d.stdout}`).toBe(true);
+    }
     for (const c of [...cs, ...cs]) this.ok(`sync in ${c.name}`, handoff(c, ['sync']));
     const heads = new Set(cs.map((c) => c.head()));
     const refs = new Set(cs.map((c) => c.notesRef()));
