@@ -1,6 +1,6 @@
 /** What doctor reports: a finding, how it counts, and when the repository is healthy (its checks in doctor-*.ts). */
 
-export type FindingKind = 'orphan' | 'lost' | 'lock' | 'copies' | 'install' | 'agent' | 'unreadable';
+export type FindingKind = 'orphan' | 'lost' | 'lock' | 'copies' | 'install' | 'agent' | 'unreadable' | 'lineage';
 
 /**
  * How a finding counts (a finding and `healthy` always agree): `fixable` until
@@ -30,7 +30,7 @@ export interface Finding {
   version?: string;
   /** for lost versions: their ids, newest first (`version` is then the repair commit that restored them) */
   lost?: string[];
-  /** for versions the user's key cannot read: the first of their ids, newest first, and how many there are */
+  /** for versions the user's key cannot read: the first of their ids, newest first, and how many there are (also: versions written before lineage) */
   versions?: string[];
   count?: number;
 }

@@ -20,6 +20,7 @@ import { checkAgentTrust } from './doctor-agents.js';
 import { checkLostVersions } from './doctor-lost.js';
 import { checkNoteCopies } from './doctor-copies.js';
 import { checkUnreadable } from './doctor-unreadable.js';
+import { checkLineage } from './doctor-lineage.js';
 import { branchForTrailer } from '../core/commit-message.js';
 import { isHealthy, type Finding } from './doctor-finding.js';
 
@@ -40,6 +41,9 @@ export interface DoctorRequest {
 
 export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorResult> {
   const findings: Finding[] = [];
+  // (one git process over the whole history, run beside the checks below)
+  const lineage = checkLineage(repo);
+  lineage.catch(() => {});
   // Locks first: a stale lock would make every orphan fix below wait and fail.
   for (const lock of findRefLocks(repo, req.nowMs)) {
     const age = `${Math.round(lock.ageMs / 1000)}s old`;
@@ -76,6 +80,7 @@ export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorR
   findings.push(...(await checkInstall(repo, req.fix)));
   findings.push(...checkAgentTrust(repo, process.env));
   findings.push(...(await checkUnreadable(repo)));
+  findings.push(...(await lineage));
   return { findings, healthy: isHealthy(findings) };
 }
 

@@ -80,3 +80,26 @@ export function writtenIndex(store: HandoffStore, commits: () => Promise<string[
     return (await index).get(`${key}\0${blob}`) ?? null;
   };
 }
+
+/**
+ * How many versions reachable from `tip` were written before lineage (docs/format.md
+ * "Lineage"): ours (`Handoff-Kind: version`) without a `Handoff-Continues` trailer. One git
+ * process reads both trailers of every commit, as `countVersions` reads the kind.
+ */
+export async function versionsWithoutLineage(repo: Repo, tip: string): Promise<number> {
+  const out = await repo.git(
+    [
+      'rev-list',
+      '--no-commit-header',
+      '--format=%(trailers:key=Handoff-Kind,valueonly,separator=%x2C)%x09%(trailers:key=Handoff-Continues,valueonly,separator=%x2C)',
+      tip,
+    ],
+    { readOnly: true },
+  );
+  let n = 0;
+  for (const line of out.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0 && line.slice(0, tab).split(',')[0] === 'version' && tab === line.length - 1) n++;
+  }
+  return n;
+}
