@@ -20,7 +20,7 @@ import type { Repo } from '../git/repo.js';
 import type { HandoffStore } from '../git/handoff-store.js';
 import { uniqueCommits } from '../git/notes-history.js';
 import { scanText } from '../core/secrets.js';
-import { compileAllow, scanFields, type FieldSecret } from '../core/secret-fields.js';
+import { compileAllow, scanFields, scanRecord, type FieldSecret } from '../core/secret-fields.js';
 import { describeSecrets, inputLines } from '../core/secret-report.js';
 import { SecretDetected } from '../errors.js';
 import { canStream, streamVersions, type StreamedVersion } from '../git/version-stream.js';
@@ -239,9 +239,7 @@ async function refuseSecretMessagesAndNames(repo: Repo, ids: string[], names: { 
 
 /**
  * Throws SecretDetected when a bookkeeping entry the push sends (`receipts/`, `items/`,
- * `policy/`, any other path beside the notes) holds a secret, naming its path. A JSON record
- * is scanned value by value (and key by key), as a note's fields are: the tool's own keys
- * (`authorization`, `receiptIds`) are no credential assignments; anything else as text.
+ * `policy/`, any other path beside the notes) holds a secret, naming its path (scanRecord).
  */
 async function refuseSecretRecords(repo: Repo, names: { commit: string; path: string; blob?: string }[], allow: RegExp[]): Promise<void> {
   const where = new Map<string, { commit: string; path: string }>();
@@ -250,12 +248,7 @@ async function refuseSecretRecords(repo: Repo, names: { commit: string; path: st
   await readBlobs(repo, [...where.keys()], (blob, data) => {
     if (found) return;
     const text = data.toString('utf8');
-    let hits: FieldSecret[];
-    try {
-      hits = scanFields(JSON.parse(text), allow);
-    } catch {
-      hits = scanText(text, allow).map((h) => ({ ...h, field: '(record)' }));
-    }
+    const hits = scanRecord(text, allow);
     if (hits.length) found = { at: where.get(blob)!, text, hits };
   });
   if (!found) return;

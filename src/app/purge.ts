@@ -15,7 +15,8 @@ import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from './purge-
 import { isAncestor } from '../git/notes-history.js';
 import { defaultRemote, trackingRef } from '../git/remote.js';
 import { resolveIdentities } from '../git/identity.js';
-import { formatRecord, recordPath, type PurgeRecord } from '../core/purge.js';
+import { formatRecord, isRecordPath, recordPath, type PurgeRecord } from '../core/purge.js';
+import { compileAllow, scanRecord } from '../core/secret-fields.js';
 import { ConcurrentWriters, NothingToPurge, UnknownVersion } from '../errors.js';
 import { dropSearchIndex } from '../git/search-index.js';
 
@@ -23,7 +24,8 @@ const MAX_ATTEMPTS = 5;
 
 export interface PurgeResult {
   dryRun: boolean;
-  purged: { version: string; target: string; replacement: string }[];
+  /** each purged version, or (with `path`) each notes commit that put a leaked bookkeeping record there */
+  purged: { version: string; target: string; replacement: string; path?: string }[];
   tip: { before: string; after: string };
   /** commits replayed after the purged versions */
   rewritten: number;
@@ -38,19 +40,33 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
     if (!tip) throw new UnknownVersion('there is no handoff history to purge');
     const already = new Set((await purgeRecords(repo.objects, (await store.readCommit(tip)).tree)).map((r) => r.version));
     const records: PurgeRecord[] = [];
+    const purgedRecords = new Set(
+      (await purgeRecords(repo.objects, (await store.readCommit(tip)).tree)).filter((r) => r.path).map((r) => `${r.path} ${r.blob}`),
+    );
     for (const name of names) {
+      if (isRecordPath(name)) {
+        for (const r of await leakedRecords(repo, tip, name))
+          if (!purgedRecords.has(`${r.path} ${r.blob}`) && !records.some((x) => x.version === r.version)) records.push(r);
+        continue;
+      }
       const v = await new VersionReader(repo).resolve(name, { all: true });
       if (already.has(v.id)) throw new NothingToPurge(`version ${v.id.slice(0, 12)} is already purged`);
       const note = await findNote(repo.objects, v.commit.tree, v.writtenAt);
       if (!note) throw new NothingToPurge(`version ${v.id.slice(0, 12)} has no note to purge`);
       if (!records.some((r) => r.version === v.id)) records.push({ version: v.id, target: v.writtenAt, blob: note.blob });
     }
+    if (!records.length) throw new NothingToPurge(`nothing to purge: every leaked content of ${names.join(', ')} is already purged`);
     const objects: ObjectStore = dryRun ? new OverlayStore(repo.objects) : repo.objects;
     const rw = await rewriteHistory(repo, objects, tip, records);
     const newTip = await recordCommit(repo, objects, rw.tip, records);
     const result: PurgeResult = {
       dryRun,
-      purged: records.map((r) => ({ version: r.version, target: r.target, replacement: rw.mapping.get(r.version) ?? r.version })),
+      purged: records.map((r) => ({
+        version: r.version,
+        target: r.target,
+        replacement: rw.mapping.get(r.version) ?? r.version,
+        ...(r.path ? { path: r.path } : {}),
+      })),
       tip: { before: tip, after: newTip },
       rewritten: rw.mapping.size,
       remotes: await remotesHolding(repo, records),
@@ -71,6 +87,38 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
   throw new ConcurrentWriters(`could not update ${NOTES_REF}: it kept changing while the purge was prepared; run it again`);
 }
 
+/**
+ * The contents the bookkeeping path `path` ever had in the history of `tip` that hold a
+ * secret (the outgoing scan's reading, scanRecord), one record per notes commit that put one
+ * there; refused when none does (a record without a secret is the tool's bookkeeping).
+ */
+async function leakedRecords(repo: Repo, tip: string, path: string): Promise<PurgeRecord[]> {
+  const log = await repo.git(['log', '--format=%x00%H', '--raw', '--no-abbrev', '--no-renames', '-c', tip, '--', path], { readOnly: true });
+  const put: { commit: string; blob: string }[] = [];
+  for (const chunk of log.split('\0')) {
+    const [id, ...lines] = chunk.split('\n');
+    for (const line of lines) {
+      // :<modes> <blobs> <status>\t<path> (a merge's combined form has one more of each)
+      const m = /^:+[0-7 ]+ ((?:[0-9a-f]{40,64} )+)[A-Z]+\t(.+)$/.exec(line);
+      if (!m || m[2] !== path) continue;
+      const blob = m[1].trim().split(' ').pop()!;
+      if (!/^0+$/.test(blob)) put.push({ commit: id.trim(), blob });
+    }
+  }
+  if (!put.length)
+    throw new NothingToPurge(
+      `no notes commit ever put anything at ${path} (a bookkeeping path such as receipts/<id>.json, items/<provider>/<n>.json or policy/approved)`,
+    );
+  const allow = compileAllow(await repo.configAll('handoff.secrets.allow'));
+  const leaked = new Set<string>();
+  for (const blob of new Set(put.map((p) => p.blob))) {
+    const obj = await repo.objects.read(blob);
+    if (obj?.type === 'blob' && scanRecord(obj.data.toString('utf8'), allow).length) leaked.add(blob);
+  }
+  if (!leaked.size) throw new NothingToPurge(`no content ${path} ever had holds a secret the scan finds; nothing to purge`);
+  return put.filter((p) => leaked.has(p.blob)).map((p) => ({ version: p.commit, target: p.commit, blob: p.blob, path }));
+}
+
 /** A `repair` commit on top of the rewritten history carrying the purge records. */
 async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, records: PurgeRecord[]): Promise<string> {
   const last = await requireCommit(objects, tip);
@@ -81,7 +129,8 @@ async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, recor
   // real run makes (the dry run predicted one id and the run made another).
   const when = { timestamp: last.committer.timestamp, tz: last.committer.tz };
   const trailers = ['Handoff-Kind: repair', ...records.map((r) => `Handoff-Purged: ${r.version}`)];
-  const message = `purge ${records.length === 1 ? 'a version' : `${records.length} versions`} from the handoff history\n\n${trailers.join('\n')}\n`;
+  const what = records.every((r) => r.path) ? 'bookkeeping record' : 'version';
+  const message = `purge ${records.length === 1 ? `a ${what}` : `${records.length} ${what}s`} from the handoff history\n\n${trailers.join('\n')}\n`;
   return objects.write(
     'commit',
     serializeCommit({ tree, parents: [tip], author: { ...ids.author, ...when }, committer: { ...ids.committer, ...when }, message }),

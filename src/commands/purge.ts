@@ -10,7 +10,14 @@ export const command: CommandModule = {
     summary: 'remove a leaked secret: replace a version with a tombstone and rewrite the history after it',
     description:
       "The only command that rewrites the handoff history. The version's note becomes a tombstone (in it and in every later commit that still carried it), the commits after it are replayed, and the reflog entries reaching the old commits are dropped. Other clones apply the purge on their next sync; a remote keeps the old history until 'git handoff sync --force <remote>', the exact command being printed.",
-    positionals: [{ name: 'version', describe: 'the version to purge (id, unique prefix, or ~N); several may be given', variadic: true }],
+    positionals: [
+      {
+        name: 'version',
+        describe:
+          'the version to purge (id, unique prefix, or ~N), or a bookkeeping path (receipts/<id>.json, items/<provider>/<n>.json, policy/approved) whose leaked contents become tombstones; several may be given',
+        variadic: true,
+      },
+    ],
     options: {
       'dry-run': DRY_RUN_OPTION,
       json: JSON_OPTION,
@@ -33,7 +40,11 @@ export function renderPurge(r: PurgeResult): string {
   const lines: string[] = [];
   const verb = r.dryRun ? 'would replace' : 'replaced';
   for (const p of r.purged)
-    lines.push(`${verb} version ${p.version.slice(0, 12)} (note of ${p.target.slice(0, 7)}) with a tombstone: ${p.replacement.slice(0, 12)}`);
+    lines.push(
+      p.path
+        ? `${verb} ${p.path} as notes commit ${p.version.slice(0, 12)} wrote it with a tombstone: ${p.replacement.slice(0, 12)}`
+        : `${verb} version ${p.version.slice(0, 12)} (note of ${p.target.slice(0, 7)}) with a tombstone: ${p.replacement.slice(0, 12)}`,
+    );
   lines.push(
     `${r.dryRun ? 'would rewrite' : 'rewrote'} ${r.rewritten} commit${r.rewritten === 1 ? '' : 's'} of refs/notes/handoff: ${r.tip.before.slice(0, 12)} -> ${r.tip.after.slice(0, 12)}`,
   );

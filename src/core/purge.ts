@@ -14,6 +14,22 @@ export interface PurgeRecord {
   target: string;
   /** the purged note blob: every later copy of it is replaced too */
   blob: string;
+  /**
+   * for a bookkeeping record (`receipts/...`, `items/...`, `policy/...`): its path; `version`
+   * (and `target`, so that an older reader takes it for a note it does not find) is then the
+   * notes commit that put `blob` there
+   */
+  path?: string;
+}
+
+/** What a purged bookkeeping record becomes wherever the history holds it. */
+export const RECORD_TOMBSTONE = '{"purged":true}\n';
+
+/** A path a bookkeeping purge may name: inside the notes tree, beside the notes (not a note's fan-out path), no `.`/`..` parts. */
+export function isRecordPath(path: string): boolean {
+  const parts = path.split('/');
+  if (parts.length < 2 || parts.some((x) => x === '' || x === '.' || x === '..')) return false;
+  return !/^[0-9a-f]{2}$|^[0-9a-f]{40,64}$/.test(parts[0]) && parts[0] !== PURGED_DIR;
 }
 
 export const PURGED_DIR = 'purged';
@@ -44,7 +60,7 @@ export function recordPath(version: string): string {
 }
 
 export function formatRecord(r: PurgeRecord): string {
-  return `${JSON.stringify({ version: r.version, target: r.target, blob: r.blob })}\n`;
+  return `${JSON.stringify({ version: r.version, target: r.target, blob: r.blob, ...(r.path ? { path: r.path } : {}) })}\n`;
 }
 
 /** Reads a record back; anything malformed is ignored (null), never fatal. */
@@ -52,7 +68,9 @@ export function parseRecord(text: string): PurgeRecord | null {
   try {
     const v = JSON.parse(text) as Record<string, unknown>;
     const hex = isObjectId;
-    return hex(v.version) && hex(v.target) && hex(v.blob) ? { version: v.version, target: v.target, blob: v.blob } : null;
+    if (!hex(v.version) || !hex(v.target) || !hex(v.blob)) return null;
+    if (v.path === undefined) return { version: v.version, target: v.target, blob: v.blob };
+    return typeof v.path === 'string' && isRecordPath(v.path) ? { version: v.version, target: v.target, blob: v.blob, path: v.path } : null;
   } catch {
     return null;
   }

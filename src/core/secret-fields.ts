@@ -49,3 +49,18 @@ export function scanFields(value: unknown, allow: RegExp[] = [], field = ''): Fi
   }
   return [];
 }
+
+/**
+ * The secrets in a bookkeeping record's text (a receipt, an item record, a policy file): a
+ * JSON record value by value and key by key, as a note's fields (the tool's own keys, such as
+ * `authorization`, are no credential assignment); any other text as text.
+ */
+export function scanRecord(text: string, allow: RegExp[] = []): FieldSecret[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return scanText(text, allow).map((h) => ({ ...h, field: '(record)' }));
+  }
+  return scanFields(value, allow);
+}

@@ -11,7 +11,7 @@
  */
 import type { Repo } from './repo.js';
 import { serializeCommit, type ObjectStore } from './objects.js';
-import { findNote, setNote } from './notes-tree.js';
+import { findNote, readPath, setNote, writePath } from './notes-tree.js';
 import { requireCommit } from './read-objects.js';
 import { isObjectId } from '../core/object-id.js';
 import { remapLineage } from '../core/lineage.js';
@@ -21,6 +21,8 @@ export interface PurgedNote {
   version: string;
   target: string;
   blob: string;
+  /** a bookkeeping record at this path instead of a note (`version` the commit that put `blob` there) */
+  path?: string;
 }
 
 /**
@@ -30,6 +32,8 @@ export interface PurgedNote {
 export interface NoteRewrite {
   tombstone(note: Buffer | null): Promise<Buffer>;
   message(message: string, target: string): string;
+  /** the bytes a purged bookkeeping record becomes */
+  record: Buffer;
 }
 
 export interface Rewrite {
@@ -44,14 +48,18 @@ export interface Rewrite {
  */
 export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string, records: PurgedNote[], how: NoteRewrite): Promise<Rewrite> {
   const purged = new Map(records.map((r) => [r.version, r]));
+  const notes = records.filter((r) => !r.path);
+  // A bookkeeping record is purged at its path wherever a replayed tree holds it there.
+  const entries = records.filter((r): r is PurgedNote & { path: string } => Boolean(r.path));
   const placed = await placements(
     repo,
     tip,
-    records.map((r) => r.blob),
+    notes.map((r) => r.blob),
   );
   // Every (target, blob) pair a purged blob was ever put at: what each replayed tree is checked for.
   const copies = new Map<string, { target: string; blob: string }>();
-  for (const p of [...records, ...[...placed.values()].flat()]) copies.set(`${p.target} ${p.blob}`, { target: p.target, blob: p.blob });
+  for (const p of [...notes, ...[...placed.values()].flat()]) copies.set(`${p.target} ${p.blob}`, { target: p.target, blob: p.blob });
+  let recordTombstone: string | null = null;
   const out = await repo.git(['rev-list', '--topo-order', '--reverse', '--parents', tip], { readOnly: true });
   const tombstones = new Map<string, string>();
   const mapping = new Map<string, string>();
@@ -70,7 +78,13 @@ export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string
       if (!tombstones.has(blob)) tombstones.set(blob, await store.write('blob', await how.tombstone((await store.read(blob))?.data ?? null)));
       tree = await setNote(store, tree, target, tombstones.get(blob)!);
     }
-    const putAt = own?.target ?? puts?.[0].target;
+    for (const e of entries) {
+      if ((await readPath(store, tree, e.path)) !== e.blob) continue;
+      recordTombstone ??= await store.write('blob', how.record);
+      tree = await writePath(store, tree, e.path, recordTombstone);
+    }
+    // (a record's commit keeps its message: the outgoing scan reads messages on their own)
+    const putAt = (own && !own.path ? own.target : undefined) ?? puts?.[0].target;
     // What a replayed version continues is named by id: it follows the ids the replay gives.
     const message = remapLineage(putAt ? how.message(c.message, putAt) : c.message, (old) => mapping.get(old));
     const newId = await store.write('commit', serializeCommit({ ...c, tree, parents: newParents, message }));

@@ -5,33 +5,9 @@
  * sync before anything is pushed. Values made at run time, never live.
  */
 import { describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { TestRepo, tempDir } from '../helpers/repo.js';
+import { TestRepo } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const token = () => ['gh', 'p_', ...[...randomBytes(36)].map((b) => ALNUM[b % ALNUM.length])].join('');
-
-function withRemote(): { repo: TestRepo; bare: TestRepo } {
-  const bare = TestRepo.init({ bare: true });
-  const repo = TestRepo.init();
-  repo.commit('feat: start', { 'a.txt': 'a\n' });
-  repo.git('remote', 'add', 'origin', bare.dir);
-  expect(handoff(repo, ['write', '--summary', 'clean work']).code).toBe(0);
-  return { repo, bare };
-}
-
-/** A notes commit on top of the tip, made with plain git: `path` set to `content`, with `message`. */
-function nativeCommit(repo: TestRepo, path: string, content: string, message: string): void {
-  const blob = repo.gitRaw(['hash-object', '-w', '--stdin'], { input: content }).stdout.trim();
-  const env = { GIT_INDEX_FILE: join(tempDir(), 'index') };
-  repo.gitRaw(['read-tree', 'refs/notes/handoff'], { env });
-  repo.gitRaw(['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`], { env });
-  const tree = repo.gitRaw(['write-tree'], { env }).stdout.trim();
-  const commit = repo.gitRaw(['commit-tree', tree, '-p', 'refs/notes/handoff'], { input: message }).stdout.trim();
-  repo.git('update-ref', 'refs/notes/handoff', commit);
-}
+import { nativeCommit, token, withRemote } from '../helpers/native-notes.js';
 
 describe('secrets a push would send outside the note blobs', () => {
   it.each([
@@ -48,31 +24,18 @@ describe('secrets a push would send outside the note blobs', () => {
     expect(bare.gitRaw(['rev-parse', '-q', '--verify', 'refs/notes/handoff']).status).not.toBe(0);
   });
 
-  it.each([
-    ['a receipt', 'receipts/claim-1-abcdef012345.json', (t: string) => `{"id":"claim-1-abcdef012345","evidence":{"note":"pushed with ${t}"}}\n`],
-    ['an item record', 'items/local/1.json', (t: string) => `{"provider":"local","title":"deploy key ${t}","receipts":[]}\n`],
-    ['a policy file', 'policy/approved', (t: string) => `0123456789abcdef0123456789abcdef01234567\n${t}\n`],
-    ['another path beside the notes', 'zz/anything', (t: string) => `export GITHUB_TOKEN=${t}\n`],
-  ] as const)('the content of %s: sync refuses naming the path, nothing reaches the remote', (_what, path, content) => {
+  it('the content of a bookkeeping record: sync refuses naming the path (test/slow/attack-secrets-records.test.ts has every kind, and purge)', () => {
     const { repo, bare } = withRemote();
-    nativeCommit(repo, path, content(token()), 'bookkeeping\n\nHandoff-Kind: receipt\n');
-    for (const args of [['sync', '--dry-run'], ['sync']]) {
-      const r = handoff(repo, args);
-      expect(r.code, r.stdout + r.stderr).toBe(1);
-      expect(r.stderr).toMatch(/GitHub/i);
-      expect(r.stderr).toContain(`the bookkeeping record ${path} holds a secret`);
-      expect(r.stderr).toContain(`git handoff purge ${path}`);
-    }
-    expect(bare.gitRaw(['rev-parse', '-q', '--verify', 'refs/notes/handoff']).status).not.toBe(0);
-  });
-
-  it('the tool’s own records (a claim, its receipt) are no false alarm', () => {
-    const { repo, bare } = withRemote();
-    expect(handoff(repo, ['claim', '--work-item', 'local:#7', '--title', 'Parse the config', '--session', 's1']).code).toBe(0);
-    expect(repo.gitRaw(['ls-tree', '-r', '--name-only', 'refs/notes/handoff']).stdout).toMatch(/^receipts\//m);
+    nativeCommit(
+      repo,
+      'receipts/claim-1-abcdef012345.json',
+      `{"id":"claim-1-abcdef012345","evidence":{"note":"pushed with ${token()}"}}\n`,
+      'bookkeeping\n\nHandoff-Kind: receipt\n',
+    );
     const r = handoff(repo, ['sync']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(bare.gitRaw(['rev-parse', '-q', '--verify', 'refs/notes/handoff']).status).toBe(0);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toContain('the bookkeeping record receipts/claim-1-abcdef012345.json holds a secret');
+    expect(bare.gitRaw(['rev-parse', '-q', '--verify', 'refs/notes/handoff']).status).not.toBe(0);
   });
 
   it('a clean history still syncs', () => {
