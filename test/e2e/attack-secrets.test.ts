@@ -5,7 +5,6 @@
  * sync before anything is pushed. Values made at run time, never live.
  */
 import { describe, expect, it } from 'vitest';
-import { TestRepo } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
 import { nativeCommit, token, withRemote } from '../helpers/native-notes.js';
 
