@@ -35,6 +35,10 @@ describe('init / uninstall (plain hooks folder)', () => {
     const init = handoff(repo, ['init']);
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('create .git/hooks/post-commit');
+    // the glob is explained where it is printed: a newcomer reads 'handof[f]' as a typo
+    expect(init.stdout).toContain(
+      'set notes.rewriteRef=refs/notes/handof[f] (amend and rebase carry handoffs; the [f] makes it a pattern that matches only refs/notes/handoff, so git does not warn before the first handoff)\n',
+    );
     for (const h of ['post-commit', 'prepare-commit-msg', 'post-rewrite']) {
       const file = join(repo.dir, '.git/hooks', h);
       expect(readFileSync(file, 'utf8')).toContain('git-handoff hook shim');

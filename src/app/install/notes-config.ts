@@ -88,7 +88,14 @@ export const notesConfigInstaller: Installer = {
     const steps: Step[] = [];
     const rewriteRefs = await ctx.configAll('notes.rewriteRef');
     steps.push(...migrateRewriteRef(ctx, rewriteRefs));
-    steps.push(...(await refStep(ctx, 'notes.rewriteRef', 'amend and rebase carry handoffs', REWRITE_REF_VALUE)));
+    steps.push(
+      ...(await refStep(
+        ctx,
+        'notes.rewriteRef',
+        `amend and rebase carry handoffs; the [f] makes it a pattern that matches only ${NOTES_REF}, so git does not warn before the first handoff`,
+        REWRITE_REF_VALUE,
+      )),
+    );
     const mode = (await ctx.configAll('notes.rewriteMode')).at(-1);
     if (mode === undefined) {
       steps.push({
