@@ -2,13 +2,19 @@
 // written, a commit, then show and log, all through the installed `git handoff`.
 //
 // Every command is printed as a shell line you can copy and run (each word quoted where
-// the shell needs it; files and stdin as here-documents), starting with the `cd`.
+// the shell needs it; files and stdin as here-documents), starting with the `cd`. The
+// scratch repository is removed at the end, whether the demo succeeded or not, unless
+// `npm run demo -- --keep` asks to keep it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+const keep = process.argv.includes('--keep');
 const dir = mkdtempSync(join(tmpdir(), 'git-handoff-demo-'));
+process.on('exit', () => {
+  if (!keep) rmSync(dir, { recursive: true, force: true });
+});
 const env = { ...process.env, GIT_AUTHOR_NAME: process.env.GIT_AUTHOR_NAME || 'Demo', GIT_AUTHOR_EMAIL: process.env.GIT_AUTHOR_EMAIL || 'demo@example.com' };
 env.GIT_COMMITTER_NAME = env.GIT_COMMITTER_NAME || env.GIT_AUTHOR_NAME;
 env.GIT_COMMITTER_EMAIL = env.GIT_COMMITTER_EMAIL || env.GIT_AUTHOR_EMAIL;
@@ -61,4 +67,4 @@ run('git', ['handoff', 'show']);
 run('git', ['handoff', 'log']);
 run('git', ['handoff', 'diff']);
 run('git', ['log', '--notes=handoff', '-1', '--format=%h %s%n%N']);
-show(`\nThe scratch repository is ${dir}\n`);
+show(keep ? `\nThe scratch repository is ${dir} (kept)\n` : `\nThe scratch repository ${dir} is removed now (npm run demo -- --keep keeps it)\n`);

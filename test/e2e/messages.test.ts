@@ -4,7 +4,7 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliPath, handoff } from '../helpers/cli.js';
 import { TestRepo, isolatedEnv, tempDir } from '../helpers/repo.js';
@@ -215,6 +215,9 @@ describe('the demo', () => {
     const env = { ...isolatedEnv(), PATH: cliPath(), TMPDIR: root };
     const demo = spawnSync(process.execPath, [join(inject('packageRoot'), 'scripts/demo.mjs')], { cwd: root, env, encoding: 'utf8' });
     expect(demo.status, demo.stderr).toBe(0);
+    // its scratch repository is gone afterwards, unless asked to keep it
+    expect(readdirSync(root).filter((f) => f.startsWith('git-handoff-demo-'))).toEqual([]);
+    expect(demo.stdout).toMatch(/\nThe scratch repository \S+ is removed now \(npm run demo -- --keep keeps it\)\n$/);
     // The transcript's commands, as a user would paste them, replayed by sh in another folder.
     const script: string[] = ['set -e'];
     const lines = demo.stdout.split('\n');
