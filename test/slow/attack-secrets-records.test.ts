@@ -63,6 +63,22 @@ describe('secrets in bookkeeping records', () => {
     expect(bare.gitRaw(['rev-parse', '-q', '--verify', 'refs/notes/handoff']).status).toBe(0);
   });
 
+  it('where records are made, every value a work-item command stores is scanned (acceptance, a retry’s reason): nothing written', () => {
+    const { repo } = withRemote();
+    const t = token();
+    const tip = repo.notesRef();
+    const acceptance = handoff(repo, ['claim', '--work-item', 'local:#2', '--title', 'ok', '--acceptance', `use ${t}`, '--session', 's1', '--json']);
+    expect(acceptance.json.error).toMatchObject({ code: 'SecretDetected', data: { field: 'acceptance' } });
+    expect(repo.notesRef()).toBe(tip);
+    expect(handoff(repo, ['claim', '--work-item', 'local:#2', '--title', 'ok', '--session', 's1']).code).toBe(0);
+    expect(handoff(repo, ['authorize', '--work-item', 'local:#2', '--scope', 'merge after checks', '--retries', '2', '--session', 's1']).code).toBe(0);
+    const before = repo.notesRef();
+    const reason = handoff(repo, ['authorize', '--work-item', 'local:#2', '--use-retry', '--reason', `flaky ${t}`, '--session', 's1', '--json']);
+    expect(reason.json.error).toMatchObject({ code: 'SecretDetected', data: { field: 'reason' } });
+    expect(reason.stdout + reason.stderr).not.toContain(t);
+    expect(repo.notesRef()).toBe(before);
+  });
+
   it('a clone that fetched the leak applies the purge on its next sync', () => {
     const { repo: a, bare } = withRemote();
     const leaked = token();
