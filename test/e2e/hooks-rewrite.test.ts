@@ -93,6 +93,22 @@ describe('post-rewrite: handoffs survive amend and rebase', () => {
     oneHandoff(repo, 'HEAD', 'newer, on a');
   });
 
+  it('a fixup keeps the newest handoff by lineage, not the one whose clock was fast', () => {
+    const repo = installed();
+    commitWithHooks(repo, 'feat: a', { 'a.txt': 'a\n' });
+    // written an hour ahead by the clock, then continued on b: b's is the newest
+    const fast = `@${repo.clock + 3600} +0000`;
+    handoff(repo, ['write', '--summary', 'older, on a, clock fast'], { env: { GIT_COMMITTER_DATE: fast, GIT_AUTHOR_DATE: fast } });
+    commitWithHooks(repo, 'feat: b', { 'b.txt': 'b\n' });
+    const newest = handoff(repo, ['write', '--summary', 'newer, on b', '--json']).json.version;
+    const r = gitWithHooks(repo, ['rebase', '-i', 'HEAD~2'], { env: rebaseEnv('2s/^pick/fixup/') });
+    expect(r.code, r.stderr).toBe(0);
+    oneHandoff(repo, 'HEAD', 'newer, on b');
+    const show = handoff(repo, ['show', '--json']).json;
+    expect(show.version, 'the same version, moved: no carried-over copy of the older one').toBe(newest);
+    expect(show.due).toBe(false);
+  });
+
   it('repairs what a concatenating notes.rewriteMode would glue together', () => {
     const repo = TestRepo.init();
     repo.commit('chore: start');
