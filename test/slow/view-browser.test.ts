@@ -9,6 +9,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +116,14 @@ const lines = (text: string) =>
     .split('\n')
     .map((l) => l.trimEnd())
     .filter(Boolean);
+
+/** The document a file written by view --html embeds, as JSON text (docs/view.md "The file"). */
+function embedded(path: string): string {
+  const m = /<script type="application\/json" id="handoff-data">([\s\S]*?)<\/script>/.exec(readFileSync(path, 'utf8'));
+  if (!m) throw new Error(`${path} has no handoff-data block`);
+  const block = JSON.parse(m[1]);
+  return block.encoding === 'gzip+base64' ? gunzipSync(Buffer.from(block.data, 'base64')).toString('utf8') : m[1];
+}
 
 /** The inline scripts a file written by view --html holds (the page's own). */
 const ownScripts = (path: string) => [...readFileSync(path, 'utf8').matchAll(/<script\b(?![^>]*application\/json)[^>]*>/g)].length;
@@ -410,11 +419,13 @@ describe.skipIf(!htmlReady)(`the --html file in chromium, over file:// with no n
     expect(html).toMatch(/connect-src 'none'/);
     expect(html).not.toMatch(/<(script|link|img|iframe)\b[^>]*\s(src|href)=/i);
     expect(html).not.toContain(PRIVATE_SUMMARY);
+    expect(embedded(file)).not.toContain(PRIVATE_SUMMARY);
+    expect(embedded(withEncrypted)).toContain(PRIVATE_SUMMARY);
+    expect(embedded(file)).toContain(JSON.stringify(HOSTILE.note).slice(1, -1));
     // one script, the page's own; the hostile text is in the data block with its '<' escaped
     expect(ownScripts(file)).toBe(1);
     expect(html).not.toContain(HOSTILE.note);
     expect(html).not.toContain('<img');
-    expect(readFileSync(withEncrypted, 'utf8')).toContain(PRIVATE_SUMMARY);
   });
 
   it('draws the graph with its edges and the divergence, shows bookmarks and a diff, and reaches nothing', async () => {

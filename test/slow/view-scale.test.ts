@@ -79,7 +79,7 @@ describe.skipIf(!ready)(`the view at ${VERSIONS.toLocaleString('en')} versions${
         figures[`firstNodeInsertedMs_${run}`] = Math.round(t.inserted);
         expect(t.painted, `the first screen (${run}) took ${Math.round(t.painted)} ms`).toBeLessThan(20_000);
         const first = await w.page.locator('[data-testid="node"]').first().getAttribute('data-version');
-        expect(first).toBe(newest);
+        expect(first, `the first node: ${await w.page.locator('[data-testid="node"]').first().innerText()}`).toBe(newest);
         if (run === 'warm') await screenshot(w.page, 'scale-first-screen');
         expect(w.errors).toEqual([]);
         expect(w.blocked).toEqual([]);
