@@ -20,7 +20,7 @@ import {
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { LineTransport } from './stdio-transport.js';
-import { callTool, isTool, listResources, listTools, readResource } from './tools.js';
+import { callTool, isTool, listResources, listTools, readResource, type McpSession } from './tools.js';
 
 export interface McpOptions {
   /** the repository the server serves (its work tree or git dir) */
@@ -46,6 +46,8 @@ function inOrder<T>(f: () => Promise<T>): Promise<T> {
 }
 
 function newServer(opts: McpOptions): Server {
+  // One server per client session: what it was shown is its own.
+  const session: McpSession = { shown: null };
   const server = new Server(
     { name: 'git-handoff', title: 'git-handoff', version: opts.version },
     { capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, logging: {} }, instructions: INSTRUCTIONS },
@@ -54,7 +56,7 @@ function newServer(opts: McpOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     // An unknown tool is a protocol error (the spec's -32602); everything else a tool error.
     if (!isTool(req.params.name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
-    return inOrder(() => callTool(opts.dir, req.params.name, req.params.arguments));
+    return inOrder(() => callTool(opts.dir, req.params.name, req.params.arguments, session));
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: listResources() }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));

@@ -36,7 +36,16 @@ interface ToolDef {
   description: string;
   inputSchema: JsonSchema;
   readOnly: boolean;
-  run(repo: Repo, args: Record<string, unknown>): Promise<{ data: Record<string, unknown>; text: string }>;
+  run(repo: Repo, args: Record<string, unknown>, session: McpSession): Promise<{ data: Record<string, unknown>; text: string }>;
+}
+
+/**
+ * What one MCP session (one client: the stdio process, or one HTTP session) remembers: the
+ * version `handoff_show` gave it, which a whole document it writes continues (docs/format.md
+ * "Lineage"), then the version it wrote.
+ */
+export interface McpSession {
+  shown: string | null;
 }
 
 const s = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', description, ...extra });
@@ -88,8 +97,9 @@ export const TOOLS: ToolDef[] = [
       'The latest handoff of the current branch (or a given version). As text: the bookmark exactly as `git handoff show` prints it, its notices first (e.g. stale, a new one due, two sessions diverged, versions a remote has that this clone lacks, moved by a rewrite). As structured content: the `show --json` document, and `notices`, the same lines. Read it at session start; confirm with the user before acting on it.',
     inputSchema: obj({ version: s('a version id, a unique prefix of one, or ~N (N versions before the latest)'), ...SELECTION }),
     readOnly: true,
-    async run(repo, a) {
+    async run(repo, a, session) {
       const r = await showHandoff(repo, { version: str(a.version), branch: str(a.branch), all: a.all === true });
+      if (r.version) session.shown = r.version.id;
       return { data: { ...showJson(r), notices: notices(r) }, text: bookmarkOf(r) };
     },
   },
@@ -108,7 +118,7 @@ export const TOOLS: ToolDef[] = [
       dry_run: b('validate and show what would be written; write nothing'),
     }),
     readOnly: false,
-    async run(repo, a) {
+    async run(repo, a, session) {
       if (a.handoff !== undefined && a.patch !== undefined) throw new UsageError('handoff_write: give handoff or patch, not both');
       if (a.handoff === undefined && a.patch === undefined)
         throw new UsageError('handoff_write: give handoff (the whole handoff) or patch (changes to the latest)');
@@ -120,7 +130,10 @@ export const TOOLS: ToolDef[] = [
         dryRun: a.dry_run === true,
         flags: {},
         visibility: a.visibility as Visibility | undefined,
+        // a whole document continues what this session was shown (a patch, the head)
+        shown: session.shown,
       });
+      if (!r.dryRun && r.version) session.shown = r.version;
       const summary = r.unchanged ? 'unchanged' : r.changes.line;
       const data = {
         ok: true,
@@ -303,12 +316,12 @@ function errorResult(e: unknown): ToolResult {
 }
 
 /** Runs one tool against the repository at `dir`; never throws: every failure is a tool error. */
-export async function callTool(dir: string, name: string, args: unknown): Promise<ToolResult> {
+export async function callTool(dir: string, name: string, args: unknown, session: McpSession = { shown: null }): Promise<ToolResult> {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) return errorResult(new UsageError(`no tool named ${JSON.stringify(name)}; the tools are ${TOOLS.map((t) => t.name).join(', ')}`));
   try {
     const a = checkArgs(tool.name, tool.inputSchema, args ?? {});
-    const { data, text } = await withRepo(dir, (repo) => tool.run(repo, a));
+    const { data, text } = await withRepo(dir, (repo) => tool.run(repo, a, session));
     // The text is what the model reads: shown visibly; the structured content keeps the exact text.
     return { content: [{ type: 'text', text: visibleText(text) }], structuredContent: data };
   } catch (e) {
