@@ -59,6 +59,11 @@ export async function diffVersions(repo: Repo, req: DiffRequest): Promise<Versio
     }
     throw e;
   }
+  return diffOf(oldV, newV, Boolean(req.bookkeeping));
+}
+
+/** What changed from `oldV` to `newV` (two versions already read), and which of them a rewrite moved. */
+export async function diffOf(oldV: ReadVersion, newV: ReadVersion, bookkeeping: boolean): Promise<VersionDiff> {
   // Loaded here, not at start-up: the `diff` package is only needed to compare.
   const { diffHandoffs, isBookkeeping } = await import('../core/version-diff.js');
   const moved = [oldV, newV].flatMap((v) => {
@@ -66,7 +71,7 @@ export async function diffVersions(repo: Repo, req: DiffRequest): Promise<Versio
     return m ? [{ version: v.id, ...m }] : [];
   });
   const all = diffHandoffs(oldV.handoff, newV.handoff);
-  const changes = req.bookkeeping ? all : all.filter((c) => !isBookkeeping(c));
+  const changes = bookkeeping ? all : all.filter((c) => !isBookkeeping(c));
   return { old: oldV, new: newV, changes, hidden: all.length - changes.length, moved };
 }
 

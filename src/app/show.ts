@@ -80,6 +80,11 @@ export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowRes
   return showLatest(repo, reader.store, await reader.latest(sel), req.nowMs);
 }
 
+/** `show --version` for a version the caller has already read (the view, which lists them): no history walk to find it again. */
+export function showVersion(repo: Repo, store: HandoffStore, version: ReadVersion, nowMs?: number): Promise<ShowResult> {
+  return showFacts(repo, store, { version, skipped: [], fallback: false, diverged: [] }, { pinned: true, nowMs });
+}
+
 /** The version the reader picked as the latest of a selection, with what it passed over on the way. */
 export type PickedLatest = Latest;
 

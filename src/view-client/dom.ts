@@ -28,7 +28,7 @@ export function svg(tag: string, attrs: Record<string, string>): SVGElement {
 }
 
 /** A plain http(s) URL: a scheme, a host of letters, digits, dots and dashes, then no space, quote or angle bracket. */
-const URL_RE = /\bhttps?:\/\/[a-z0-9.-]+(?::\d+)?(?:\/[^\s"'<>`]*)?/gi;
+const URL_RE = /\bhttps?:\/\/[a-z0-9.-]+(?::\d+)?(?:\/[^\s"'<>`^\\{}|]*)?/gi;
 
 /** `text` as nodes: its plain http(s) URLs as links (opened without a referrer), the rest as text. */
 export function linkified(text: string): Node[] {

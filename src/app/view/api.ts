@@ -4,10 +4,15 @@
  * same JSON documents), every string made visible by the one sanitiser.
  */
 import type { Repo } from '../../git/repo.js';
-import { showHandoff } from '../show.js';
+import { showHandoff, showVersion } from '../show.js';
 import { bookmarkText, notices, showJson } from '../show-report.js';
-import { diffJson, diffText, diffVersions } from '../diff.js';
+import { diffJson, diffOf, diffText, diffVersions } from '../diff.js';
+import { readCommit } from '../../git/read-objects.js';
+import type { ReadVersion } from '../../git/handoff-store.js';
+import { HandoffStore } from '../../git/handoff-store.js';
 import { searchHandoffs, searchJson } from '../search.js';
+import { loadSearchIndex } from '../../git/search-index.js';
+import { indexEntryReader } from '../search-index-entry.js';
 import { allStatuses, itemJson } from '../status.js';
 import { RowPager } from './rows.js';
 import { visibleDeep } from '../../core/visible-text.js';
@@ -46,13 +51,30 @@ function required(params: URLSearchParams, name: string): string {
 export class ViewApi {
   private readonly pager: RowPager;
 
+  private readonly store: HandoffStore;
+
   constructor(readonly repo: Repo) {
     this.pager = new RowPager(repo);
+    this.store = new HandoffStore(repo);
+  }
+
+  /**
+   * A version named by its full id that a page listed lately, read as `show` reads it (its
+   * commit added), or null: then the CLI's own resolution answers (a prefix, ~N, an old one).
+   */
+  private async known(name: string): Promise<ReadVersion | null> {
+    const v = /^[0-9a-f]{40}$/.test(name) ? this.pager.listed(name) : undefined;
+    const commit = v && (await readCommit(this.repo.objects, v.id));
+    return v && commit ? { ...v, commit } : null;
   }
 
   /** Reads the first screen before anyone asks (the page the URL opens asks it first). */
   prefetch(): void {
-    void this.pager.page(0, DEFAULT_PAGE).catch(() => undefined);
+    // then the search index (the CLI's cache, brought up to the tip): the first search need not build it
+    void this.pager
+      .page(0, DEFAULT_PAGE)
+      .then(() => loadSearchIndex(this.repo, indexEntryReader(this.repo)))
+      .catch(() => undefined);
   }
 
   /** Ends what the API keeps open between requests. */
@@ -80,11 +102,15 @@ export class ViewApi {
     }
     const one = /^\/api\/version\/([^/]+)$/.exec(path);
     if (one) {
-      const r = await showHandoff(repo, { version: decodeURIComponent(one[1]), all: true });
+      const name = decodeURIComponent(one[1]);
+      const known = await this.known(name);
+      const r = known ? await showVersion(repo, this.store, known) : await showHandoff(repo, { version: name, all: true });
       return ok({ ...showJson(r), bookmark: bookmarkText(r), notices: notices(r) });
     }
     if (path === '/api/diff') {
-      const d = await diffVersions(repo, { old: required(params, 'old'), new: required(params, 'new'), all: true, checkBranch: false });
+      const [a, b] = [required(params, 'old'), required(params, 'new')];
+      const [ka, kb] = [await this.known(a), await this.known(b)];
+      const d = ka && kb ? await diffOf(ka, kb, false) : await diffVersions(repo, { old: a, new: b, all: true, checkBranch: false });
       return ok({ ...diffJson(d), text: await diffText(d) });
     }
     if (path === '/api/search') {

@@ -20,6 +20,8 @@ import { subjectLine } from '../../core/substantive.js';
 
 /** How much of a summary a row carries: the list shows one line; the bookmark has the rest. */
 const SUMMARY_CHARS = 300;
+/** How many listed versions are kept to answer a click without a walk (a few MB at most). */
+const RECENT = 2000;
 
 export interface Moved {
   from: string;
@@ -57,7 +59,9 @@ export interface ListedVersion extends NoteReading {
   target: string;
   writtenAt: string;
   continues: string[] | null;
+  beside: string[];
   timestamp: number;
+  native: boolean;
 }
 
 /** How a version came to sit where it sits, when it was not written there (`message`: its commit's). */
@@ -131,6 +135,25 @@ export class RowPager {
     this.provenance = new ProvenanceReader(repo);
   }
 
+  /** The versions listed last (at most RECENT), by id: a click on one reads it from here, not by walking the history again. */
+  private readonly recent = new Map<string, ListedVersion>();
+
+  /** A version a page listed lately, or undefined. */
+  listed(id: string): ListedVersion | undefined {
+    return this.recent.get(id);
+  }
+
+  private remember(batch: ListedVersion[]): void {
+    for (const v of batch) {
+      this.recent.delete(v.id);
+      this.recent.set(v.id, v);
+    }
+    for (const id of this.recent.keys()) {
+      if (this.recent.size <= RECENT) break;
+      this.recent.delete(id);
+    }
+  }
+
   /** Ends the walk kept between pages (and the git processes reading it). */
   async close(): Promise<void> {
     const w = this.walk;
@@ -184,6 +207,7 @@ export class RowPager {
       if (!n.done) w.peeked = n.value;
     }
     const more = w.peeked !== null;
+    this.remember(batch);
     return { tip, rows: (await describe(this.repo, this.provenance, w.heads, batch)).rows, more };
   }
 }
