@@ -6,7 +6,7 @@
 import type { Repo } from '../git/repo.js';
 import { loadSearchIndex, type IndexedVersion } from '../git/search-index.js';
 import { indexEntryReader, openEncrypted } from './search-index-entry.js';
-import { fold, foldIndexed, matchFields, mayMatch, queryTerms } from '../core/search.js';
+import { fold, foldIndexed, groupKey, matchFields, mayMatch, queryTerms } from '../core/search.js';
 import { UsageError } from '../errors.js';
 import { VersionReader } from '../history/reader.js';
 import { selectionFor } from './show.js';
@@ -23,6 +23,7 @@ export interface SearchRequest {
   branch?: string;
   /** whatever `git log --since` takes (`yesterday`, `2.weeks.ago`, an ISO date), or a short age (`7d`) */
   since?: string;
+  /** how many lines: texts, each with the versions that carry it (groupHits), not versions */
   limit?: number;
   order?: SearchOrder;
   nowMs?: number;
@@ -44,7 +45,7 @@ export interface SearchResult {
   query: string;
   order: SearchOrder;
   hits: SearchHit[];
-  /** matches beyond the limit */
+  /** matching versions not among `hits` (beyond the limit's lines) */
   more: number;
   /** versions searched (after --branch / --since) */
   searched: number;
@@ -129,12 +130,18 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
     const headTime = Math.max(...candidates.filter((n) => rank(n) < Infinity).map((n) => times.get(n)!));
     for (const n of candidates) if (rank(n) < Infinity) times.set(n, headTime);
     candidates.sort((a, b) => times.get(b)! - times.get(a)! || rank(a) - rank(b) || b - a);
+    // `limit` counts the lines search prints (groupHits): hits are parsed until that many
+    // texts are found; each version after that is counted only
     const hits: SearchHit[] = [];
+    const shown = new Set<string>();
     let more = 0;
     for (const n of candidates) {
-      if (hits.length < limit) {
+      if (shown.size < limit) {
         const h = moved(score(lines[n], terms, phrase));
-        if (h) hits.push(h);
+        if (h) {
+          hits.push(h);
+          shown.add(groupKey(h));
+        }
       } else if (mayMatch(fieldTexts(foldedLines.length === lines.length ? foldedLines[n] : foldIndexed(lines[n])), escaped)) more++;
     }
     return { query: req.query, order, hits, more, searched, skippedInvalid, unreadable };
@@ -145,11 +152,15 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
     if (hit) matched.push({ hit, n, t: Number(lines[n].slice(53, lines[n].indexOf(',', 53))) });
   }
   matched.sort((a, b) => b.hit.score - a.hit.score || b.t - a.t || b.n - a.n);
+  // the first `limit` texts (lines) with every version that carries them; every other version is `more`
+  const shown = new Set<string>();
+  for (const m of matched) if (shown.size < limit) shown.add(groupKey(m.hit));
+  const kept = matched.filter((m) => shown.has(groupKey(m.hit)));
   return {
     query: req.query,
     order,
-    hits: matched.slice(0, limit).map((m) => m.hit),
-    more: Math.max(0, matched.length - limit),
+    hits: kept.map((m) => m.hit),
+    more: matched.length - kept.length,
     searched,
     skippedInvalid,
     unreadable,

@@ -19,7 +19,7 @@ export const command: CommandModule = {
         arg: 'date|age',
         describe: 'only versions from this date on, as git log --since takes it (yesterday, 2.weeks.ago, 2026-01-31), or an age (7d, 12h)',
       },
-      'max-count': { type: 'string', short: 'n', arg: 'N', describe: 'show at most N results (default 20)' },
+      'max-count': { type: 'string', short: 'n', arg: 'N', describe: 'show at most N lines (a text carried by several versions is one line; default 20)' },
       relevance: { type: 'boolean', describe: 'order by relevance instead of newest first' },
       json: JSON_OPTION,
     },
@@ -51,7 +51,7 @@ export const command: CommandModule = {
       );
     }
     if (!r.hits.length) ctx.io.err(`no version matches '${query}' (${r.searched} searched)`);
-    else if (r.more) ctx.io.err(`… ${r.more} more; use -n to see them`);
+    else if (r.more) ctx.io.err(`… ${r.more} more version${r.more === 1 ? '' : 's'} match; use -n to see them`);
     return code;
   },
 };

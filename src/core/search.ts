@@ -216,10 +216,13 @@ export function mayMatch(foldedRaw: string, terms: QueryTerm[]): boolean {
  * later versions) as one group each, in the order their first hit came; within a group,
  * newest first. Pure.
  */
+/** The group a hit is shown in: the same text in the same field is one line, whichever versions carry it. */
+export const groupKey = (h: { field: string; snippet: string }) => `${h.field}\u0000${h.snippet}`;
+
 export function groupHits<T extends { field: string; snippet: string; date: string }>(hits: T[]): T[][] {
   const groups = new Map<string, T[]>();
   for (const h of hits) {
-    const key = `${h.field}\u0000${h.snippet}`;
+    const key = groupKey(h);
     const g = groups.get(key);
     if (g) g.push(h);
     else groups.set(key, [h]);

@@ -115,7 +115,7 @@ describe('search over every version on every branch, in three languages', () => 
     expect(one.json.order).toBe('relevance');
     const human = handoff(repo, ['search', 'csv', '-n', '1']);
     expect(human.stdout).toMatch(new RegExp(`^${v.zh.slice(0, 12)} 2026-01-01 \\d\\d:\\d\\d:\\d\\d feature cursor.next_step: 为CSV解析器写测试\\n$`));
-    expect(human.stderr).toBe('… 2 more; use -n to see them\n');
+    expect(human.stderr).toBe('… 2 more versions match; use -n to see them\n');
   });
 
   it('refuses bad arguments with one line and exit 2', () => {
@@ -123,6 +123,40 @@ describe('search over every version on every branch, in three languages', () => 
       const r = handoff(repo, args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+});
+
+describe('search -n counts the lines search prints', () => {
+  it('a text carried by several versions is one line: -n 2 shows two texts, each with every version that carries it', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: start', { 'a.txt': 'a\n' });
+    const ids: string[] = [];
+    const write = (args: string[]) => {
+      const r = handoff(repo, ['write', '--json', ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      ids.push(r.json.version);
+    };
+    write(['--summary', 'quoting: first idea']);
+    write(['--summary', 'quoting: the agreed design', '--next-step', 'one']);
+    write(['--next-step', 'two']);
+    write(['--next-step', 'three']);
+    const human = handoff(repo, ['search', 'quoting', '-n', '2']);
+    const lines = human.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      new RegExp(`^${ids[3].slice(0, 12)} .* summary: quoting: the agreed design \\(3 versions with this text; the oldest: ${ids[1].slice(0, 12)}\\)$`),
+    );
+    expect(lines[1]).toMatch(new RegExp(`^${ids[0].slice(0, 12)} .* summary: quoting: first idea$`));
+    expect(human.stderr).toBe('');
+    const one = handoff(repo, ['search', 'quoting', '-n', '1']);
+    expect(one.stdout.trimEnd().split('\n')).toHaveLength(1);
+    // newest first parses only what it shows: the versions after the first text are counted, not grouped
+    expect(one.stderr).toBe('… 3 more versions match; use -n to see them\n');
+    for (const order of [[], ['--relevance']]) {
+      const j = handoff(repo, ['search', 'quoting', '-n', '1', '--json', ...order]).json;
+      expect(new Set(j.results.map((h: any) => h.snippet))).toEqual(new Set(['quoting: the agreed design']));
+      expect(j.results.length + j.more).toBe(4);
     }
   });
 });

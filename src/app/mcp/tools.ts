@@ -223,7 +223,7 @@ export const TOOLS: ToolDef[] = [
         query: s('the words to look for'),
         branch: s('only versions written on this branch'),
         since: s('only versions from this date (2026-01-31) or age (7d, 2 weeks) on'),
-        limit: n('at most this many results (default 20)'),
+        limit: n('at most this many lines: a text several versions carry is one (default 20)'),
         order: s('newest (default) or relevance', { enum: ['newest', 'relevance'] }),
       },
       ['query'],
