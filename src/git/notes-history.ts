@@ -35,12 +35,14 @@ export async function uniqueCommits(repo: Repo, tip: string | null, not: (string
  * How many versions `tip` has that none of `not` has (bookkeeping and merge commits are
  * not versions). One git process reads every commit's `Handoff-Kind` trailer; only a
  * commit without one (native `git notes`) is read here, to see whether it changed a note.
+ * `maxCommits` reads only that many of the newest commits (a count of the versions among them).
  */
-export async function countVersions(store: HandoffStore, tip: string | null, not: (string | null)[]): Promise<number> {
+export async function countVersions(store: HandoffStore, tip: string | null, not: (string | null)[], opts: { maxCommits?: number } = {}): Promise<number> {
   if (!tip) return 0;
   const excl = not.filter((n): n is string => Boolean(n)).map((n) => `^${n}`);
+  const max = opts.maxCommits ? [`--max-count=${opts.maxCommits}`] : [];
   const out = await store.repo.git(
-    ['rev-list', '--no-commit-header', '--format=%H %P%x09%(trailers:key=Handoff-Kind,valueonly,separator=%x2C)', tip, ...excl],
+    ['rev-list', ...max, '--no-commit-header', '--format=%H %P%x09%(trailers:key=Handoff-Kind,valueonly,separator=%x2C)', tip, ...excl],
     { readOnly: true },
   );
   let n = 0;

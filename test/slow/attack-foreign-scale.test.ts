@@ -150,3 +150,23 @@ describe.each([
     for (const ms of [show.ms, start.ms, post.ms]) expect(ms).toBeLessThan(5_000);
   });
 });
+
+describe('100,000 future-dated bookkeeping commits fetched by git fetch (init --sync’s refspec), not yet synced', () => {
+  it('show counts the remote’s new versions once for the pair of tips; the next show and hook read the answer', () => {
+    const { victim, attacker } = victimAndRemote();
+    victim.write('CLAUDE.md', '# Rules\n\nsession handoff: read on start, write on end\n');
+    futureBookkeeping(attacker, N);
+    attacker.git('push', '-q', 'origin', 'refs/notes/handoff');
+    victim.git('fetch', '-q', 'origin', '+refs/notes/handoff:refs/notes/remotes/origin/handoff');
+    const first = timed(() => handoff(victim, ['show']));
+    expect(first.value.code, first.value.stderr).toBe(0);
+    const again = timed(() => handoff(victim, ['show', '--json']));
+    expect(again.value.json.handoff.summary).toBe('my own work');
+    const start = timed(() => handoff(victim, ['hook', 'session-start', '--agent', 'claude'], { input: claudeStart(victim) }));
+    expect(start.value.code, start.value.stderr).toBe(0);
+    console.info(`fetched, not synced: first show ${first.ms} ms, then show ${again.ms} ms, session-start ${start.ms} ms`);
+    const kept = JSON.parse(readFileSync(join(victim.gitDir(), 'handoff', 'remote-ahead.json'), 'utf8'));
+    expect(kept).toEqual({ tracked: victim.git('rev-parse', 'refs/notes/remotes/origin/handoff').trim(), local: victim.notesRef(), versions: 0 });
+    for (const ms of [again.ms, start.ms]) expect(ms).toBeLessThan(5_000);
+  });
+});
