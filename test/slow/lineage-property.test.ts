@@ -7,7 +7,7 @@
  * is reported exactly when the version graph, read from the notes commits' own trailers,
  * has two or more heads, naming them all). After a final round that brings every clone the
  * same commits and notes (and runs `doctor --fix` in each): every clone names the same
- * latest, every version a command reported as written is in every clone's log, and the same holds for `diverged`.
+ * latest (search's first hit too), every version a command reported as written is in every clone's log, and the same holds for `diverged`.
  *
  * Bounded: RUNS runs of at most MAX_STEPS steps, and TIME_LIMIT_MS for them all (under
  * load fewer runs finish; the number run is printed). The seed is printed; run one again
@@ -224,6 +224,10 @@ describe('three clones, random writes, rewrites and syncs', () => {
           expect(new Set(said.map((s) => s.heads.join(','))).size, `every clone names the same heads in one order ${context}`).toBe(1);
           if (said[0].heads.length > 1) divergedSeen++;
           for (const c of run.fleet.clones) {
+            // search, newest first in the reader's order: a word every version holds finds the latest first
+            const found = handoff(c, ['search', 'active', '--json']);
+            expect(found.code, `search in ${c.name} (exit 1: nothing matched): ${found.stderr}`).toBe(said[0].latest ? 0 : 1);
+            expect(found.json.results[0]?.version ?? null, `${c.name}: search's first hit is the latest ${context}`).toBe(said[0].latest);
             const all = new Set(handoff(c, ['log', '--all', '--json']).json.versions.map((v: { version: string }) => v.version));
             for (const v of run.written) expect(all.has(v), `${c.name} lacks version ${v} ${context}`).toBe(true);
             c.fsck();
