@@ -85,15 +85,16 @@ export function writtenIndex(store: HandoffStore, commits: () => Promise<string[
 
 /**
  * How many versions reachable from `tip` were written before lineage (docs/format.md
- * "Lineage"): ours (`Handoff-Kind: version`) without a `Handoff-Continues` trailer. One git
- * process reads both trailers of every commit, as `countVersions` reads the kind.
+ * "Lineage"): ours (`Handoff-Kind: version`) without a `Handoff-Continues` trailer, other
+ * than a note moved after a rewrite (`Handoff-Reattached-From`: it carries a note, it
+ * writes none). One git process reads the trailers of every commit, as `countVersions` reads the kind.
  */
 export async function versionsWithoutLineage(repo: Repo, tip: string): Promise<number> {
   const out = await repo.git(
     [
       'rev-list',
       '--no-commit-header',
-      '--format=%(trailers:key=Handoff-Kind,valueonly,separator=%x2C)%x09%(trailers:key=Handoff-Continues,valueonly,separator=%x2C)',
+      '--format=%(trailers:key=Handoff-Kind,valueonly,separator=%x2C)%x09%(trailers:key=Handoff-Continues,valueonly,separator=%x2C)%(trailers:key=Handoff-Reattached-From,valueonly,separator=%x2C)',
       tip,
     ],
     { readOnly: true },

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { handoff } from '../helpers/cli.js';
 import { TestRepo } from '../helpers/repo.js';
+import { gitWithHooks } from '../helpers/hooks.js';
 
 const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
 
@@ -44,8 +45,21 @@ describe('doctor and versions written before lineage', () => {
 
     const fresh = TestRepo.init();
     fresh.commit('feat: start', { 'a.txt': 'a\n' });
+    expect(handoff(fresh, ['init']).code).toBe(0);
     expect(handoff(fresh, ['write', '--summary', 'first']).code).toBe(0);
     const clean = handoff(fresh, ['doctor']);
     expect(lineageLines(clean.stdout + clean.stderr)).toEqual([]);
+
+    // An amend git does not follow (no notes.rewriteRef): our post-rewrite hook carries the
+    // note over and says from where; that is no version written before lineage.
+    fresh.git('config', '--unset', 'notes.rewriteRef');
+    fresh.write('a.txt', 'b\n');
+    expect(gitWithHooks(fresh, ['commit', '-q', '-a', '--amend', '-m', 'feat: start, amended']).code).toBe(0);
+    const carried = fresh.git('log', '-1', '--format=%B', 'refs/notes/handoff');
+    expect(carried).toContain('carried over from');
+    expect(carried).toMatch(/^Handoff-Reattached-From: [0-9a-f]{40}$/m);
+    const after = handoff(fresh, ['doctor']);
+    expect(lineageLines(after.stdout + after.stderr), after.stdout).toEqual([]);
+    expect(handoff(fresh, ['show', '--json']).json.handoff.summary).toBe('first');
   });
 });

@@ -32,9 +32,12 @@ export async function run(ctx: HookContext): Promise<number> {
     };
     for (const [target, olds] of groups) {
       const carried: NoteText[] = [];
+      const carriedFrom: string[] = [];
       for (const old of olds) {
         const n = await read(old);
-        if (n) carried.push(n);
+        if (!n) continue;
+        carried.push(n);
+        carriedFrom.push(old);
       }
       // The newest by lineage (a session's later handoff may carry an older date: a clock
       // that was fast), by date only among notes no version of ours wrote.
@@ -44,9 +47,11 @@ export async function run(ctx: HookContext): Promise<number> {
       const have = await read(target);
       if (have?.blob === want.blob) continue;
       const branch = branchForTrailer(await noteBranch(want.text));
+      // (the commit whose note it carries: a re-attach after a rewrite git did not follow, docs/format.md)
+      const from = carriedFrom[carried.indexOf(want)];
       await store.commit('version', (tree) => setNote(repo.objects, tree, target, want.blob), {
         subject: `handoff ${target.slice(0, 7)}: carried over from ${olds.map((o) => o.slice(0, 7)).join(', ')} (${ctx.args[0] ?? 'rewrite'})`,
-        trailers: { 'Handoff-Target': target, ...(branch ? { 'Handoff-Branch': branch } : {}) },
+        trailers: { 'Handoff-Target': target, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': from },
       });
     }
     // `git pull --rebase` over a squash or rebase merge done on the forge: the
