@@ -63,12 +63,15 @@ export function renderItems(list: HTMLElement, items: Item[]): void {
   }
 }
 
-/** The two selects of the diff panel, holding the versions listed (at most `cap`). */
-export function fillDiffSelects(selects: HTMLSelectElement[], rows: readonly ViewRow[], picked: (string | null)[], cap = 2000): void {
+/** The two selects of the diff panel: the newest `cap` versions listed, and the picked ones. */
+export function fillDiffSelects(selects: HTMLSelectElement[], rows: readonly ViewRow[], picked: (string | null)[], cap = 200): void {
   selects.forEach((s, n) => {
     clear(s);
     s.append(el('option', { value: '' }, n === 0 ? 'older version…' : 'newer version…'));
-    for (const r of rows.slice(0, cap)) {
+    // the newest versions, and the picked ones wherever they are (shift-click reaches the rest)
+    const listed = rows.slice(0, cap);
+    for (const id of picked) if (id && !listed.some((r) => r.version === id)) listed.push(...rows.filter((r) => r.version === id));
+    for (const r of listed) {
       const o = el(
         'option',
         { value: r.version },

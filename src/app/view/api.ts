@@ -11,8 +11,6 @@ import { readCommit } from '../../git/read-objects.js';
 import type { ReadVersion } from '../../git/handoff-store.js';
 import { HandoffStore } from '../../git/handoff-store.js';
 import { searchHandoffs, searchJson } from '../search.js';
-import { loadSearchIndex } from '../../git/search-index.js';
-import { indexEntryReader } from '../search-index-entry.js';
 import { allStatuses, itemJson } from '../status.js';
 import { RowPager } from './rows.js';
 import { visibleDeep } from '../../core/visible-text.js';
@@ -70,11 +68,9 @@ export class ViewApi {
 
   /** Reads the first screen before anyone asks (the page the URL opens asks it first). */
   prefetch(): void {
-    // then the search index (the CLI's cache, brought up to the tip): the first search need not build it
-    void this.pager
-      .page(0, DEFAULT_PAGE)
-      .then(() => loadSearchIndex(this.repo, indexEntryReader(this.repo)))
-      .catch(() => undefined);
+    // (not the search index: building it for a long history holds the server for seconds
+    // and every note's text in memory; the first search builds it, as the CLI's does)
+    void this.pager.page(0, DEFAULT_PAGE).catch(() => undefined);
   }
 
   /** Ends what the API keeps open between requests. */
