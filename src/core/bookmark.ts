@@ -36,6 +36,16 @@ const SUMMARY_MAX_BYTES = 700;
 const SUMMARY_MAX_LINES = 8;
 const MAX_ITEMS = 5;
 const SEE_ALL = 'git handoff show --json';
+/** DESIGN.md: "at most 5 notice lines"; the fifth says how many more and where they are. */
+const MAX_NOTICES = 5;
+export const SEE_NOTICES = 'git handoff show --notices';
+
+/** The notice lines a bookmark shows: all of them up to five, else four and one naming the rest and the command that prints every one. */
+export function cappedNotices(notices: string[]): string[] {
+  if (notices.length <= MAX_NOTICES) return notices;
+  const rest = notices.length - (MAX_NOTICES - 1);
+  return [...notices.slice(0, MAX_NOTICES - 1), `… ${rest} more notices: ${SEE_NOTICES}`];
+}
 
 const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
 
@@ -146,7 +156,7 @@ export function renderBookmark(shownView: BookmarkView, paint: Painter = plainPa
     if (!lines.length) continue;
     out.push(paint.heading(title), ...lines);
   }
-  const notices = view.notices.map((n) => paint.warn(n));
+  const notices = cappedNotices(view.notices).map((n) => paint.warn(n));
   return `${[...notices, ...withinBudget(out, kept, utf8Length(notices.join('\n')), paint)].join('\n')}\n`;
 }
 

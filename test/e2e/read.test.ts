@@ -183,6 +183,27 @@ describe('show, log, diff over versions on several branches', () => {
   });
 });
 
+describe("the bookmark's notices", () => {
+  it('are at most 5 lines, the fifth naming how many more and show --notices, which prints every one', () => {
+    const repo = TestRepo.init();
+    repo.commit('init');
+    expect(handoff(repo, ['write', '--summary', 'the last good one']).code).toBe(0);
+    for (let i = 1; i <= 7; i++) {
+      repo.commit(`c${i}`);
+      repo.git('notes', '--ref=handoff', 'add', '-f', '-m', `summary: [unclosed ${i}`, 'HEAD');
+    }
+    const all = handoff(repo, ['show', '--notices']);
+    expect(all.code).toBe(0);
+    const every = all.stdout.trimEnd().split('\n');
+    expect(every.filter((l) => l.startsWith('warning: skipped version '))).toHaveLength(7);
+    const show = handoff(repo, ['show']);
+    expect(show.code).toBe(0);
+    const lines = show.stdout.split('\n');
+    expect(lines.slice(0, 5)).toEqual([...every.slice(0, 4), `… ${every.length - 4} more notices: git handoff show --notices`]);
+    expect(lines[5]).toMatch(/^handoff /);
+  });
+});
+
 describe('stale and due', () => {
   it('warns "stale" with the age in days past handoff.staleDays (default 7)', () => {
     const repo = TestRepo.init();

@@ -67,6 +67,15 @@ describe('renderBookmark', () => {
     expect(linesOf(renderBookmark(view({ ...full, branch: null })))[0]).toContain(' · detached · ');
   });
 
+  it('shows at most 5 notice lines: beyond 5, four and one saying how many more and which command prints them (DESIGN.md)', () => {
+    const notes = (n: number) => Array.from({ length: n }, (_, i) => `notice ${i + 1}`);
+    const top = (n: number) => linesOf(renderBookmark(view(full, notes(n)))).slice(0, 6);
+    expect(top(5).slice(0, 5)).toEqual(notes(5));
+    expect(top(5)[5]).toMatch(/^handoff /);
+    expect(top(7)).toEqual(['notice 1', 'notice 2', 'notice 3', 'notice 4', '… 3 more notices: git handoff show --notices', top(7)[5]]);
+    expect(top(7)[5]).toMatch(/^handoff /);
+  });
+
   it('never exceeds 30 lines beside its notices, saying how to see the rest', () => {
     const many = (p: string) => Array.from({ length: 12 }, (_, i) => `${p} ${i}`);
     const big: Handoff = {
