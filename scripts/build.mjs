@@ -291,6 +291,12 @@ require('./main.cjs');
     );
     cli('sweep');
     rmSync(join(work, 'cadence'), { recursive: true, force: true });
+    // A private version read back (the age bundle's cache: docs/privacy.md), then a shared
+    // one on top, so the runs below train show on the common path.
+    cli('key', 'new');
+    cli('write', '--private', '--summary', 'a private version');
+    cli('show');
+    cli('write', '--shared', '--summary', 'a shared version again');
     cli('diff');
     cli('doctor');
     cli('hook', 'post-commit');

@@ -98,6 +98,8 @@ export async function encryptArmored(text: string, recipients: readonly string[]
 /** Why an armoured note could not be decrypted. */
 export type DecryptFailure = { kind: 'not-for-you' } | { kind: 'damaged'; reason: string };
 
+let decrypter: { id: string; d: InstanceType<AgeLib['Decrypter']> } | null = null;
+
 /** Decrypts an armoured note with `keys`: the text, or why not (never throws for bad input). */
 export async function decryptArmored(armored: string, keys: readonly string[]): Promise<{ text: string } | DecryptFailure> {
   if (!headerLines(armored)) return { kind: 'damaged', reason: 'the age header cannot be read (truncated or not an age file)' };
@@ -109,8 +111,14 @@ export async function decryptArmored(armored: string, keys: readonly string[]): 
   } catch (e) {
     return { kind: 'damaged', reason: `the armour is damaged (${oneLine(e)})` };
   }
-  const d = new Decrypter();
-  for (const k of keys) d.addIdentity(k);
+  // One Decrypter per set of keys: its identities are imported once, not once a note (log --json decrypts thousands).
+  const id = keys.join('\n');
+  if (decrypter?.id !== id) {
+    const d = new Decrypter();
+    for (const k of keys) d.addIdentity(k);
+    decrypter = { id, d };
+  }
+  const d = decrypter.d;
   try {
     return { text: await d.decrypt(bytes, 'text') };
   } catch (e) {
