@@ -11,40 +11,11 @@ import { join } from 'node:path';
 import { TestRepo, tempDir } from '../helpers/repo.js';
 import { cliPath, handoff } from '../helpers/cli.js';
 import { gitWithHooks, snapshot } from '../helpers/hooks.js';
+import { FORWARDED_HOOKS, FORWARDED_IF_PRESENT } from '../../src/app/install/git-hooks/forwarders.js';
 
-/** Every hook githooks(5) names that git looks up in the hooks folder (fsmonitor-watchman is named by core.fsmonitor instead). */
-const ALWAYS = [
-  'applypatch-msg',
-  'pre-applypatch',
-  'post-applypatch',
-  'pre-commit',
-  'pre-merge-commit',
-  'prepare-commit-msg',
-  'commit-msg',
-  'post-commit',
-  'pre-rebase',
-  'post-checkout',
-  'post-merge',
-  'pre-push',
-  'post-rewrite',
-  'pre-auto-gc',
-  'sendemail-validate',
-];
-/** The ones whose presence alone changes what git does (or that run on every ref or index update). */
-const IF_PRESENT = [
-  'reference-transaction',
-  'post-index-change',
-  'push-to-checkout',
-  'pre-receive',
-  'update',
-  'proc-receive',
-  'post-receive',
-  'post-update',
-  'p4-changelist',
-  'p4-prepare-changelist',
-  'p4-post-changelist',
-  'p4-pre-submit',
-];
+/** Every hook githooks(5) names that git looks up in the hooks folder, and the ones forwarded only while present: the forwarders' own lists. */
+const ALWAYS = FORWARDED_HOOKS;
+const IF_PRESENT = FORWARDED_IF_PRESENT;
 const EVERY_HOOK = [...ALWAYS, ...IF_PRESENT];
 
 const teamHook = (name: string) => `#!/bin/sh\necho ${name} >>"\${HOOK_LOG:-/dev/null}"\n`;
