@@ -26,10 +26,16 @@ describe('bad history: notes that are not valid handoffs', () => {
     ['over 1 MiB', nativeNote(repo, Buffer.from(`summary: "${'x'.repeat(1024 * 1024 + 10)}"\n`))],
   ];
 
-  it('show falls back to the newest valid version, one warning line per bad one, naming it', () => {
-    const r = handoff(repo, ['show']);
+  it('show falls back to the newest valid version, one warning line per bad one, naming it (six of them: four, then how many more notices there are)', () => {
+    const capped = handoff(repo, ['show']);
+    expect(capped.code, capped.stderr).toBe(0);
+    expect(capped.stdout).toContain('the last good one');
+    // The bookmark holds at most 5 notice lines (DESIGN.md): four warnings, then the count of the rest.
+    expect(capped.stdout.split('\n').filter((l) => l.startsWith('warning: skipped version'))).toHaveLength(4);
+    expect(capped.stdout).toMatch(/^… [2-9] more notices: git handoff show --notices$/m);
+    // show --notices prints them all.
+    const r = handoff(repo, ['show', '--notices']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('the last good one');
     for (const [what, id] of bad) {
       const lines = r.stdout.split('\n').filter((l) => l.includes(id.slice(0, 12)));
       expect(lines, what).toHaveLength(1);
