@@ -11,7 +11,7 @@ import { parseDocument } from '../core/parse.js';
 import { checkStored } from '../core/schema.js';
 import { searchableFields } from '../core/search.js';
 import { isArmoredAge } from '../core/age.js';
-import { interpretNote } from '../git/handoff-store.js';
+import { interpretNote } from '../git/note-reading.js';
 import { noteKeys } from '../git/note-keys.js';
 
 /** The reader of index lines for `repo`: `handoff.maxBytes` is read once, when a first version is read. */

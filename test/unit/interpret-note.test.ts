@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { interpretNote } from '../../src/git/handoff-store.js';
+import { interpretNote } from '../../src/git/note-reading.js';
 import { decodeText } from '../../src/core/bytes.js';
 import { parseDocument } from '../../src/core/parse.js';
 import { checkStored } from '../../src/core/schema.js';

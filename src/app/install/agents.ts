@@ -6,7 +6,7 @@
  * `.factory/settings.local.json`) that is the default, kept out of git through
  * `.git/info/exclude` unless already ignored, and `--shared` uses the committed file; where
  * it has one file only (Cursor, Copilot CLI, OpenCode), a file init creates is kept out of
- * git the same way unless `--shared`. Each agent is one entry of `AGENT_FILES` below.
+ * git the same way unless `--shared`. Each agent is one entry of `AGENT_FILES` (agent-files.ts).
  * The text transforms are pure (src/agents/settings.ts); `undo` uses them to take our part
  * out of a file someone changed after init.
  */
@@ -15,9 +15,7 @@ import { AGENT_LIST, AGENTS } from '../../agents/index.js';
 import { AGENT_NAMES, HOOK_COMMAND, OLD_HOOK_COMMAND, type AgentAdapter, type AgentName } from '../../agents/types.js';
 import {
   addTriggerLine,
-  copilotHooksFile,
   hasTrigger,
-  isOurCopilotFile,
   mergeAgentSettings,
   mergeCursorHooks,
   mergeFlatHooks,
@@ -31,11 +29,11 @@ import {
 } from '../../agents/settings.js';
 import { disableCodexHooks } from '../../agents/codex-features.js';
 import { addMcpServer, MCP_REGISTRATIONS, removeMcpServer } from '../../agents/mcp-config.js';
-import { OPENCODE_PLUGIN, OPENCODE_PLUGIN_MARK } from '../../agents/opencode-plugin.js';
 import { readInstallRecord } from '../../state/install-files.js';
 import { InvalidAgentSettings, UnknownAgent } from '../../errors.js';
 import { nearestName } from '../../core/nearest-name.js';
 import type { Installer, InstallOptions, InstallRecord, PlanContext, RecordedFile, Step } from './types.js';
+import { AGENT_FILES, formatOf, type AgentFiles } from './agent-files.js';
 
 /** How to take an agent file change back (stored in install.json). */
 type Recipe =
@@ -48,65 +46,6 @@ type Recipe =
   | { part: 'exclude'; line: string }
   /** our MCP server entry; `then`: what an earlier step of the same init did to the same file */
   | { part: 'mcp'; agent: AgentName; created: boolean; then?: Recipe };
-
-/** How an agent's hook file is shaped. */
-type HookFormat = 'claude' | 'flat' | 'cursor' | 'own';
-
-interface AgentFiles {
-  /** the hook file (relative to the work tree) for `--shared` or not, given which files exist */
-  path(shared: boolean, exists: (rel: string) => boolean): string;
-  /** its shape (by path, for an agent with two kinds of hook file) */
-  format: HookFormat | ((rel: string) => HookFormat);
-  /** 'personal': the non-shared path is a personal file, always kept out of git; 'created': a file init creates is kept out of git unless --shared */
-  exclude?: 'personal' | 'created';
-  /** for format 'own': the file's whole content, and whether a text at that path is ours */
-  own?: { content(adapter: AgentAdapter): string; isOurs(text: string, adapter: AgentAdapter): boolean };
-  /** what the user must do before the agent runs the hooks */
-  notice?: string;
-}
-
-/** One entry per agent: where its hooks go and in which shape. */
-const AGENT_FILES: Record<AgentName, AgentFiles> = {
-  claude: { path: (shared) => (shared ? '.claude/settings.json' : '.claude/settings.local.json'), format: 'claude', exclude: 'personal' },
-  codex: {
-    path: () => '.codex/hooks.json',
-    format: 'claude',
-    notice:
-      "Codex runs a project's hooks only in a trusted project, once you trust each hook: run `codex` here and review them with /hooks (headless `codex exec` skips untrusted hooks without a word); `git handoff doctor` says whether Codex will run them",
-  },
-  gemini: { path: () => '.gemini/settings.json', format: 'claude', notice: 'Gemini CLI runs project hooks only in a trusted folder' },
-  cursor: {
-    path: () => '.cursor/hooks.json',
-    format: 'cursor',
-    exclude: 'created',
-    notice: 'Cursor loads .cursor/hooks.json when an agent session starts: open a new chat (or restart Cursor)',
-  },
-  copilot: {
-    path: () => '.github/hooks/git-handoff.json',
-    format: 'own',
-    exclude: 'created',
-    own: { content: (a) => copilotHooksFile(a), isOurs: (t, a) => isOurCopilotFile(t, a) },
-    notice: 'Copilot CLI runs repository hooks in a trusted folder (and in -p mode only there)',
-  },
-  opencode: {
-    path: () => '.opencode/plugins/git-handoff.js',
-    format: 'own',
-    exclude: 'created',
-    own: { content: () => OPENCODE_PLUGIN, isOurs: (t) => t.startsWith(OPENCODE_PLUGIN_MARK) },
-    notice: 'OpenCode loads plugins when it starts: restart it',
-  },
-  // Droid reads project hooks from .factory/hooks.json (the event map itself) when it
-  // exists, else from `hooks` in .factory/settings.json; never from settings.local.json
-  // (measured on 0.225.2), so a file init creates is kept out of git unless --shared.
-  droid: {
-    path: (_shared, exists) => (exists('.factory/hooks.json') ? '.factory/hooks.json' : '.factory/settings.json'),
-    format: (rel) => (rel.endsWith('hooks.json') ? 'flat' : 'claude'),
-    exclude: 'created',
-    notice: 'Droid reads hooks when a session starts: restart it',
-  },
-};
-
-const formatOf = (files: AgentFiles, rel: string): HookFormat => (typeof files.format === 'function' ? files.format(rel) : files.format);
 
 /** The agents named with `--agent` (repeatable, or comma-separated). */
 export function agentsWanted(options: InstallOptions): AgentName[] {

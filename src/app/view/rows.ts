@@ -5,7 +5,7 @@
  * through the one reader, a page at a time: the server never holds every note's text.
  */
 import type { Repo } from '../../git/repo.js';
-import type { NoteReading } from '../../git/handoff-store.js';
+import type { NoteReading } from '../../git/note-reading.js';
 import { VersionReader } from '../../history/reader.js';
 import { selectBulk } from '../../history/bulk.js';
 import { canStream } from '../../git/version-stream.js';
