@@ -125,9 +125,15 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   if (order === 'newest') {
     const t = (n: number) => Number(lines[n].slice(53, lines[n].indexOf(',', 53)));
     const times = new Map(candidates.map((n) => [n, t(n)]));
-    // The heads stand together, in their order, where the newest of them stands by time.
+    // The heads stand together, in their order, before every other version of their branch
+    // (a version they continue may be later by the clock), where its newest stands by time.
     const rank = (n: number) => headRank.get(lines[n].slice(7, 47)) ?? Infinity;
-    const headTime = Math.max(...candidates.filter((n) => rank(n) < Infinity).map((n) => times.get(n)!));
+    const branchOf = (n: number) => {
+      const at = lines[n].indexOf(',"b":', 53);
+      return at < 0 ? '' : lines[n].slice(at + 5, lines[n].indexOf(',"', at + 5));
+    };
+    const headBranches = new Set(candidates.filter((n) => rank(n) < Infinity).map(branchOf));
+    const headTime = Math.max(...candidates.filter((n) => headBranches.has(branchOf(n))).map((n) => times.get(n)!));
     for (const n of candidates) if (rank(n) < Infinity) times.set(n, headTime);
     candidates.sort((a, b) => times.get(b)! - times.get(a)! || rank(a) - rank(b) || b - a);
     // `limit` counts the lines search prints (groupHits): hits are parsed until that many

@@ -227,7 +227,8 @@ export function groupHits<T extends { field: string; snippet: string; date: stri
     if (g) g.push(h);
     else groups.set(key, [h]);
   }
-  return [...groups.values()].map((g) => [...g].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)));
+  // Each group in the order of the hits, which search gives newest first in the one reader's order (not by date).
+  return [...groups.values()];
 }
 
 /** The note after a group's line: how many versions hold the text, and the oldest of them. */

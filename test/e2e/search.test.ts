@@ -227,3 +227,21 @@ describe('the search index', () => {
     expect(handoff(repo, ['search', 'leak', '--json']).json.results).toHaveLength(1);
   });
 });
+
+describe('search newest first is the one reader order, not the clock', () => {
+  it('a patch written with a clock an hour behind its base is the first hit and its text line names it, as show does', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: one');
+    const at = (t: number) => ({ env: { GIT_AUTHOR_DATE: `@${t} +0000`, GIT_COMMITTER_DATE: `@${t} +0000` } });
+    const base = handoff(repo, ['write', '--json'], { input: 'status: active\nsummary: whole one\n', ...at(1800003600) });
+    expect(base.code, base.stderr).toBe(0);
+    const patch = handoff(repo, ['write', '--json', '--add-note', 'later, by a slow clock'], at(1800000000));
+    expect(patch.code, patch.stderr).toBe(0);
+    const latest = handoff(repo, ['show', '--json']).json.version as string;
+    expect(latest).toBe(patch.json.version);
+    expect(handoff(repo, ['search', 'active', '--json']).json.results[0].version).toBe(latest);
+    const line = handoff(repo, ['search', 'active']).stdout.split('\n')[0];
+    expect(line.startsWith(latest.slice(0, 12)), line).toBe(true);
+    expect(line).toContain(`the oldest: ${(base.json.version as string).slice(0, 12)}`);
+  });
+});
