@@ -40,11 +40,20 @@ const SEE_ALL = 'git handoff show --json';
 const MAX_NOTICES = 5;
 export const SEE_NOTICES = 'git handoff show --notices';
 
-/** The notice lines a bookmark shows: all of them up to five, else four and one naming the rest and the command that prints every one. */
+const SKIPPED = 'warning: skipped version ';
+
+/**
+ * The notice lines a bookmark shows: all of them up to five, else four and one naming the
+ * rest and the command that prints every one. The lines about the shown version (stale,
+ * due, diverged, ...) go before the skipped-version warnings, which are the first hidden.
+ */
 export function cappedNotices(notices: string[]): string[] {
   if (notices.length <= MAX_NOTICES) return notices;
-  const rest = notices.length - (MAX_NOTICES - 1);
-  return [...notices.slice(0, MAX_NOTICES - 1), `… ${rest} more notices: ${SEE_NOTICES}`];
+  const room = MAX_NOTICES - 1;
+  const others = notices.filter((l) => !l.startsWith(SKIPPED)).slice(0, room);
+  let skipped = room - others.length;
+  const kept = notices.filter((l) => (l.startsWith(SKIPPED) ? skipped-- > 0 : others.includes(l)));
+  return [...kept, `… ${notices.length - kept.length} more notices: ${SEE_NOTICES}`];
 }
 
 const utf8Length = (s: string): number => new TextEncoder().encode(s).length;

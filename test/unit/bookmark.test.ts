@@ -76,6 +76,12 @@ describe('renderBookmark', () => {
     expect(top(7)[5]).toMatch(/^handoff /);
   });
 
+  it('hides the skipped-version warnings before the lines about the shown version (stale, due)', () => {
+    const skipped = Array.from({ length: 6 }, (_, i) => `warning: skipped version ${i}: not a valid handoff`);
+    const lines = linesOf(renderBookmark(view(full, [...skipped, 'stale line', 'a handoff is due']))).slice(0, 5);
+    expect(lines).toEqual([skipped[0], skipped[1], 'stale line', 'a handoff is due', '… 4 more notices: git handoff show --notices']);
+  });
+
   it('never exceeds 30 lines beside its notices, saying how to see the rest', () => {
     const many = (p: string) => Array.from({ length: 12 }, (_, i) => `${p} ${i}`);
     const big: Handoff = {
