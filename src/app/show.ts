@@ -7,6 +7,8 @@ import type { HandoffStore, ReadVersion } from '../git/handoff-store.js';
 import { VersionReader, type Latest, type Selection } from '../history/reader.js';
 import { readCommit } from '../git/read-objects.js';
 import { findNote } from '../git/notes-tree.js';
+import { interpretNote } from '../git/note-reading.js';
+import { DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { ageInDays } from '../core/bookmark.js';
 import { dueFrom, subjectLine, type DueReason } from '../core/substantive.js';
 import { isoUtc } from '../git/identity.js';
@@ -160,7 +162,8 @@ async function freshCloneRemote(repo: Repo): Promise<string | null> {
  * Walks HEAD's first parents back to that head (or the commit the note now sits on after a
  * rewrite); when neither is found, only commits newer than the version count. A commit that
  * carries a handoff itself is no work made since (a rebase that reordered the commits moved
- * older handoffs above the latest one; their work was done before it was written).
+ * older handoffs above the latest one; their work was done before it was written); a note
+ * that is no valid handoff (skipped with a warning) does not make it one.
  */
 export async function dueSince(repo: Repo, version: ReadVersion, store: HandoffStore): Promise<DueReason | null> {
   const stops = new Set([version.target, ...(typeof version.handoff.head === 'string' ? [version.handoff.head] : [])]);
@@ -184,6 +187,15 @@ export async function dueSince(repo: Repo, version: ReadVersion, store: HandoffS
   if (!tip) return dueFrom(since);
   const root = (await store.readCommit(tip)).tree;
   const bare: typeof since = [];
-  for (const c of since) if (!(await findNote(repo.objects, root, c.id))) bare.push(c);
+  for (const c of since) if (!(await carriesHandoff(repo, root, c.id))) bare.push(c);
   return dueFrom(bare);
+}
+
+/** Whether commit `id` carries a handoff: a note that reads as a valid one (or is encrypted for others). */
+async function carriesHandoff(repo: Repo, root: string, id: string): Promise<boolean> {
+  const note = await findNote(repo.objects, root, id);
+  const blob = note && (await repo.objects.read(note.blob));
+  if (!blob) return false;
+  const read = await interpretNote({ branch: null }, blob.data, DEFAULT_MAX_BYTES);
+  return read.valid || read.sealed === true;
 }

@@ -291,3 +291,17 @@ describe('invalid notes', () => {
     expect(handoff(repo, ['show', '--json']).json).toEqual({ ok: true, handoff: null, due: false });
   });
 });
+
+describe('a handoff is due', () => {
+  it('after a commit that carries only a note that is no valid handoff (skipped, not a handoff written since)', () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: one', { 'a.txt': '1\n' });
+    expect(handoff(repo, ['write', '--summary', 'the parser is half done']).code).toBe(0);
+    const two = repo.commit('feat: two', { 'a.txt': '2\n' });
+    repo.git('notes', '--ref=handoff', 'add', '-m', 'summary: [a, list]', two);
+    const show = handoff(repo, ['show', '--json']);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.json).toMatchObject({ due: true });
+    expect(handoff(repo, ['show']).stdout).toContain(`a handoff is due: commit ${two.slice(0, 7)} was made since this one`);
+  });
+});
