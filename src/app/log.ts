@@ -15,6 +15,25 @@ import { isUsersOwn, type Provenance } from '../core/provenance.js';
 /** Versions whose provenance is asked at once. */
 const PROVENANCE_WINDOW = 256;
 
+/** A row of `log --json` (DESIGN.md), also the view's rows (view/rows.ts). */
+export interface LogRow {
+  version: string;
+  target: string;
+  date: string;
+  valid: boolean;
+  session_id: string | null;
+  status: string | null;
+  summary: string | null;
+  /** the versions it continues (docs/format.md "Lineage"); [] for a first version or one written before lineage */
+  continues: string[];
+  author: { name: string; email: string };
+  origin: string | null;
+  signature: string;
+  signer?: string;
+  visibility: string;
+  readable: boolean;
+}
+
 export interface LogRequest {
   branch?: string;
   all?: boolean;

@@ -1,7 +1,9 @@
 import type { CommandModule } from './types.js';
 import { JSON_OPTION, str } from './types.js';
 import { withRepo } from '../app/repository.js';
-import { logVersions } from '../app/log.js';
+import { logVersions, type LogRow } from '../app/log.js';
+
+export type { LogRow };
 import { UsageError } from '../errors.js';
 import { jsonVisible, visibleText } from '../core/visible-text.js';
 import { provenanceJson, provenanceLine } from '../core/provenance.js';
@@ -23,24 +25,6 @@ function chunked(write: (text: string) => void): { write(text: string): void; fl
     },
     flush,
   };
-}
-
-export interface LogRow {
-  version: string;
-  target: string;
-  date: string;
-  valid: boolean;
-  session_id: string | null;
-  status: string | null;
-  summary: string | null;
-  /** the versions it continues (docs/format.md "Lineage"); [] for a first version or one written before lineage */
-  continues: string[];
-  author: { name: string; email: string };
-  origin: string | null;
-  signature: string;
-  signer?: string;
-  visibility: string;
-  readable: boolean;
 }
 
 const flat = (x: unknown) => x === null || typeof x === 'string' || typeof x === 'boolean';

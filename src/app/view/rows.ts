@@ -5,6 +5,7 @@
  * through the one reader, a page at a time: the server never holds every note's text.
  */
 import type { Repo } from '../../git/repo.js';
+import type { LogRow } from '../log.js';
 import type { NoteReading } from '../../git/note-reading.js';
 import { VersionReader } from '../../history/reader.js';
 import { selectBulk } from '../../history/bulk.js';
@@ -29,22 +30,9 @@ export interface Moved {
   by: 'rewrite' | 'squash';
 }
 
-export interface ViewRow {
-  version: string;
-  target: string;
-  date: string;
+/** A `log --json` row with where it stands in the graph. */
+export interface ViewRow extends LogRow {
   branch: string | null;
-  valid: boolean;
-  session_id: string | null;
-  status: string | null;
-  summary: string | null;
-  continues: string[];
-  author: { name: string; email: string };
-  origin: string | null;
-  signature: string;
-  signer?: string;
-  visibility: string;
-  readable: boolean;
   head: boolean;
   diverged: boolean;
   moved: Moved | null;
