@@ -81,6 +81,14 @@ module.exports = {
       to: { path: '^src/history/' },
     },
     {
+      name: 'provenance-through-the-reader',
+      comment:
+        "Whose words a version holds is part of the one reader's answer (VersionReader.provenance): no use case builds a provenance reader of its own, so show, log, MCP, the hooks, the view and relay cannot disagree.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/history/reader\\.ts$' },
+      to: { path: '^src/history/provenance\\.ts$' },
+    },
+    {
       name: 'only-the-shell-imports-cli',
       comment: 'cli/ is the process shell (descriptors, tty, parsing): use cases and below reach the outside through the ports app/ defines.',
       severity: 'error',

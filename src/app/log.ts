@@ -9,7 +9,6 @@ import { VersionReader } from '../history/reader.js';
 import { selectBulk } from '../history/bulk.js';
 import { isoUtc } from '../git/identity.js';
 import { checkedSelection, selectionFor } from './show.js';
-import { ProvenanceReader } from '../git/provenance.js';
 import { isUsersOwn, type Provenance } from '../core/provenance.js';
 
 /** Versions whose provenance is asked at once. */
@@ -67,7 +66,7 @@ export async function logVersions(repo: Repo, req: LogRequest): Promise<AsyncGen
   // The bulk reader hands on each version's commit bytes: provenance need not read them again.
   const commits = new Map<string, Buffer>();
   const { versions } = req.bulk && canStream(repo) ? await selectBulk(repo, sel, commits) : await reader.select(sel);
-  const prov = new ProvenanceReader(repo);
+  const prov = reader.provenance;
   return (async function* () {
     // Provenance is asked a window at a time: one git process per window at most, and only
     // for signed commits or versions this clone did not make.

@@ -17,7 +17,6 @@ import { relayRequest, type RelayRequest } from './relay-request.js';
 import { decideRelay, relayIdFor, settle, type Ack, type RelayAttempt, type RelayRecord } from '../core/relay.js';
 import { isHandoffError, RelayFailed, UsageError } from '../errors.js';
 import { readWorkTreeFile } from '../state/bounded-file.js';
-import { ProvenanceReader } from '../git/provenance.js';
 import { isUsersOwn, provenanceLine } from '../core/provenance.js';
 
 export const DEFAULT_TIMEOUT_S = 60;
@@ -81,6 +80,8 @@ export interface Candidate {
   /** why it asks: its own trailer, or that of the version whose note it carries (app/relay-request.ts) */
   request: RelayRequest;
   store: HandoffStore;
+  /** the reader that picked it: the prompt's facts (provenance included) come from the same one */
+  reader: VersionReader;
   /** what `show` would pick, kept so the prompt is told what `show` tells of this version */
   picked: PickedLatest;
 }
@@ -100,15 +101,14 @@ export async function relayCandidate(repo: Repo): Promise<Candidate | string> {
   if (!request) return `the latest version ${version.id.slice(0, 12)} does not ask for a relay`;
   // Nothing runs on someone else's word: the request (and the handoff the prompt carries)
   // must be the current user's own, made in this clone or signed by a key the user trusts.
-  const reader = new ProvenanceReader(repo);
   for (const id of new Set([request.asking, version.id])) {
-    const p = await reader.one(id);
+    const p = await versions.provenance.one(id);
     if (!isUsersOwn(p)) {
       const what = id === request.asking ? 'its relay request' : 'the handoff it would relay';
       return `the latest version ${version.id.slice(0, 12)} asks for a relay, but ${what} was not written by the current user (${provenanceLine(p)}): relay acts only on requests made in this clone or signed by a key you trust (gpg.ssh.allowedSignersFile); to relay this work, write it here with 'git handoff write --relay'`;
     }
   }
-  return { version, request, store, picked };
+  return { version, request, store, reader: versions, picked };
 }
 
 /** One pass: relay the latest version if it asks for it. Throws RelayFailed (exit 4) on failure or timeout. */
@@ -254,7 +254,7 @@ async function freeSessionName(tmux: Tmux, prefix: string): Promise<string> {
  */
 async function renderPrompt(repo: Repo, c: Candidate, relayId: string, stateFile: string | null): Promise<string> {
   const v = c.version;
-  const shown = await showLatest(repo, c.store, c.picked);
+  const shown = await showLatest(repo, c.reader, c.picked);
   let tasks: ReturnType<typeof parseTasks>['remaining'] = [];
   if (stateFile) {
     try {

@@ -15,7 +15,6 @@ import { isoUtc } from '../git/identity.js';
 import { remoteAhead, type RemoteAhead } from './remote-ahead.js';
 import { UnknownBranch } from '../errors.js';
 import { defaultRemote } from '../git/remote.js';
-import { ProvenanceReader } from '../git/provenance.js';
 import type { Provenance } from '../core/provenance.js';
 
 export const DEFAULT_STALE_DAYS = 7;
@@ -77,14 +76,14 @@ export async function showHandoff(repo: Repo, req: ShowRequest): Promise<ShowRes
   const sel = await checkedSelection(repo, reader, req);
   if (req.version) {
     const version = await reader.resolve(req.version, sel);
-    return showFacts(repo, reader.store, { version, skipped: [], fallback: false, diverged: [] }, { pinned: true, nowMs: req.nowMs });
+    return showFacts(repo, reader, { version, skipped: [], fallback: false, diverged: [] }, { pinned: true, nowMs: req.nowMs });
   }
-  return showLatest(repo, reader.store, await reader.latest(sel), req.nowMs);
+  return showLatest(repo, reader, await reader.latest(sel), req.nowMs);
 }
 
 /** `show --version` for a version the caller has already read (the view, which lists them): no history walk to find it again. */
-export function showVersion(repo: Repo, store: HandoffStore, version: ReadVersion, nowMs?: number): Promise<ShowResult> {
-  return showFacts(repo, store, { version, skipped: [], fallback: false, diverged: [] }, { pinned: true, nowMs });
+export function showVersion(repo: Repo, reader: VersionReader, version: ReadVersion, nowMs?: number): Promise<ShowResult> {
+  return showFacts(repo, reader, { version, skipped: [], fallback: false, diverged: [] }, { pinned: true, nowMs });
 }
 
 /** The version the reader picked as the latest of a selection, with what it passed over on the way. */
@@ -95,12 +94,13 @@ export type PickedLatest = Latest;
  * decide whether to relay, and its prompt must describe that very version, told what `show`
  * tells (stale, due, remote versions this clone lacks), without reading the history twice.
  */
-export function showLatest(repo: Repo, store: HandoffStore, picked: PickedLatest, nowMs?: number): Promise<ShowResult> {
-  return showFacts(repo, store, picked, { pinned: false, nowMs });
+export function showLatest(repo: Repo, reader: VersionReader, picked: PickedLatest, nowMs?: number): Promise<ShowResult> {
+  return showFacts(repo, reader, picked, { pinned: false, nowMs });
 }
 
 /** pinned: a version asked for by name (`--version`), which is neither due nor compared with the remote. */
-async function showFacts(repo: Repo, store: HandoffStore, picked: PickedLatest, how: { pinned: boolean; nowMs?: number }): Promise<ShowResult> {
+async function showFacts(repo: Repo, reader: VersionReader, picked: PickedLatest, how: { pinned: boolean; nowMs?: number }): Promise<ShowResult> {
+  const store = reader.store;
   const { version, skipped, fallback, diverged } = picked;
   const currentBranch = repo.headBranch();
   const staleDays = await repo.configInt('handoff.staleDays', DEFAULT_STALE_DAYS);
@@ -124,7 +124,7 @@ async function showFacts(repo: Repo, store: HandoffStore, picked: PickedLatest, 
   }
   const date = typeof version.handoff.date === 'string' ? version.handoff.date : isoUtc(version.timestamp);
   const ageDays = ageInDays(date, how.nowMs ?? Date.now());
-  const [due, provenance] = await Promise.all([how.pinned ? null : dueSince(repo, version, store), new ProvenanceReader(repo).one(version.id)]);
+  const [due, provenance] = await Promise.all([how.pinned ? null : dueSince(repo, version, store), reader.provenance.one(version.id)]);
   const tip = await store.tip();
   // (the tip's version was just read: its copies are known without reading the tree again)
   const copies = tip ? await store.noteCopies((await store.readCommit(tip)).tree, version.target) : [];

@@ -13,6 +13,7 @@ import { UnknownVersion } from '../errors.js';
 import { findHeads, type HeadQuery, type HeadsFound } from './heads.js';
 import { walkVersions } from './walk.js';
 import { findNote } from '../git/notes-tree.js';
+import { ProvenanceReader } from './provenance.js';
 
 export type { Selection } from '../git/handoff-store.js';
 
@@ -29,9 +30,16 @@ export interface Latest {
 
 export class VersionReader {
   readonly store: HandoffStore;
+  /**
+   * Whose words each version holds (author, origin, signature: ./provenance.ts), asked of the
+   * reader that found the version: show, log, both JSON outputs, MCP, the agent contexts, the
+   * view and relay all get it here, never from a reader of their own.
+   */
+  readonly provenance: ProvenanceReader;
 
   constructor(readonly repo: Repo) {
     this.store = new HandoffStore(repo);
+    this.provenance = new ProvenanceReader(repo);
   }
 
   /** The latest version of a selection (at `tip`, default the ref's value), with the heads beside it. */

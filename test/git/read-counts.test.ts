@@ -146,7 +146,7 @@ describe('object reads of the readers', () => {
       const picked = await reader.latest({ branch: 'main' });
       expect(picked.version?.handoff.summary).toBe('second');
       const counts = counting(r);
-      const shown = await showLatest(r, reader.store, picked);
+      const shown = await showLatest(r, reader, picked);
       expect(shown.noteCopies).toBeUndefined();
       expect(counts.tree ?? 0).toBe(0);
     } finally {

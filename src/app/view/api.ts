@@ -9,7 +9,7 @@ import { bookmarkText, notices, showJson } from '../show-report.js';
 import { diffJson, diffOf, diffText, diffVersions } from '../diff.js';
 import { readCommit } from '../../git/read-objects.js';
 import type { ReadVersion } from '../../git/handoff-store.js';
-import { HandoffStore } from '../../git/handoff-store.js';
+import { VersionReader } from '../../history/reader.js';
 import { searchHandoffs, searchJson } from '../search.js';
 import { allStatuses, itemJson } from '../status.js';
 import { RowPager } from './rows.js';
@@ -49,11 +49,11 @@ function required(params: URLSearchParams, name: string): string {
 export class ViewApi {
   private readonly pager: RowPager;
 
-  private readonly store: HandoffStore;
+  private readonly reader: VersionReader;
 
   constructor(readonly repo: Repo) {
     this.pager = new RowPager(repo);
-    this.store = new HandoffStore(repo);
+    this.reader = new VersionReader(repo);
   }
 
   /**
@@ -100,7 +100,7 @@ export class ViewApi {
     if (one) {
       const name = decodeURIComponent(one[1]);
       const known = await this.known(name);
-      const r = known ? await showVersion(repo, this.store, known) : await showHandoff(repo, { version: name, all: true });
+      const r = known ? await showVersion(repo, this.reader, known) : await showHandoff(repo, { version: name, all: true });
       return ok({ ...showJson(r), bookmark: bookmarkText(r), notices: notices(r) });
     }
     if (path === '/api/diff') {

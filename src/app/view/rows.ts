@@ -11,7 +11,6 @@ import { VersionReader } from '../../history/reader.js';
 import { selectBulk } from '../../history/bulk.js';
 import { canStream } from '../../git/version-stream.js';
 import { readCommit } from '../../git/read-objects.js';
-import { ProvenanceReader } from '../../git/provenance.js';
 import { parseTrailers } from '../../git/objects.js';
 import { isoUtc } from '../../git/identity.js';
 import { provenanceJson, type Provenance } from '../../core/provenance.js';
@@ -115,12 +114,10 @@ export class BranchHeads {
  */
 export class RowPager {
   private walk: { tip: string | null; offset: number; it: AsyncGenerator<ListedVersion>; heads: BranchHeads; peeked: ListedVersion | null } | null = null;
-  private readonly provenance: ProvenanceReader;
   private readonly reader: VersionReader;
 
   constructor(readonly repo: Repo) {
     this.reader = new VersionReader(repo);
-    this.provenance = new ProvenanceReader(repo);
   }
 
   /** The versions listed last (at most RECENT), by id: a click on one reads it from here, not by walking the history again. */
@@ -196,7 +193,7 @@ export class RowPager {
     }
     const more = w.peeked !== null;
     this.remember(batch);
-    return { tip, rows: (await describe(this.repo, this.provenance, w.heads, batch)).rows, more };
+    return { tip, rows: (await describe(this.repo, this.reader, w.heads, batch)).rows, more };
   }
 }
 
@@ -211,11 +208,11 @@ export async function listAll(repo: Repo, reader: VersionReader): Promise<{ vers
 /** The rows of a batch of listed versions: their provenance asked together, each commit's trailers read. */
 export async function describe(
   repo: Repo,
-  provenance: ProvenanceReader,
+  reader: VersionReader,
   heads: BranchHeads,
   batch: ListedVersion[],
 ): Promise<{ rows: ViewRow[]; provenance: Map<string, Provenance> }> {
-  const prov = await provenance.of(batch.map((v) => v.id));
+  const prov = await reader.provenance.of(batch.map((v) => v.id));
   const rows: ViewRow[] = [];
   for (const v of batch) {
     const message = (await readCommit(repo.objects, v.id))?.message ?? '';

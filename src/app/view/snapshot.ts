@@ -9,7 +9,6 @@ import { basename, relative, resolve } from 'node:path';
 import type { Repo } from '../../git/repo.js';
 import type { ReadVersion } from '../../git/handoff-store.js';
 import { VersionReader } from '../../history/reader.js';
-import { ProvenanceReader } from '../../git/provenance.js';
 import { notices } from '../show-report.js';
 import { allStatuses, itemJson } from '../status.js';
 import { writeExport } from '../export.js';
@@ -58,7 +57,6 @@ function target(repo: Repo, file: string, cwd: string): string {
 export async function writeViewFile(repo: Repo, req: ViewFileRequest): Promise<ViewFileResult> {
   const path = target(repo, req.file, req.cwd);
   const reader = new VersionReader(repo);
-  const prov = new ProvenanceReader(repo);
   const heads = new BranchHeads(reader);
   const rows: ViewRow[] = [];
   const handoffs: Record<string, Handoff> = {};
@@ -67,7 +65,7 @@ export async function writeViewFile(repo: Repo, req: ViewFileRequest): Promise<V
   let omitted = 0;
   let window: ListedVersion[] = [];
   const flush = async () => {
-    const described = await describe(repo, prov, heads, window);
+    const described = await describe(repo, reader, heads, window);
     window.forEach((v, n) => {
       const provenance = described.provenance.get(v.id)!;
       rows.push(described.rows[n]);

@@ -8,10 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Repo } from './repo.js';
-import { NOTES_REF } from './repo.js';
-import { parseCommit } from './objects.js';
-import { hasSignature, verifySignatures } from './signing.js';
+import type { Repo } from '../git/repo.js';
+import { NOTES_REF } from '../git/repo.js';
+import { parseCommit } from '../git/objects.js';
+import { hasSignature, verifySignatures } from '../git/signing.js';
 import type { Provenance } from '../core/provenance.js';
 
 /** Reflog messages of a version made in this clone: our writer, native `git notes` (add, copy on amend or rebase). */
