@@ -21,8 +21,8 @@ import { decidePrompt, decideSessionEnd, decideSessionStart, decideStop, finishe
 import { askScopeContext, preCompactReminder, sessionStartContext, stopBlockReason, writeNowContext } from '../core/agent-messages.js';
 import { scanText } from '../core/secrets.js';
 import { mask } from '../core/secret-fields.js';
-import { showHandoff } from './show.js';
-import { bookmarkText, notices } from './show-report.js';
+import { currentDivergence, showHandoff } from './show.js';
+import { bookmarkText, divergenceLines, joinCommand, notices } from './show-report.js';
 import { loadPhrases } from './phrases-policy.js';
 import { NotARepository, UntrustedRepository, isHandoffError } from '../errors.js';
 import { visibleDeep } from '../core/visible-text.js';
@@ -220,7 +220,15 @@ const userPromptSubmit: Handler = async (repo, adapter, input) => {
   const own = readSession(repo.gitDir, id);
   const d = decidePrompt(sessionFor(own, id, adapter.name, now, await repo.headCommit()), c.class, now);
   if (d.state !== own) saveSession(repo, d.state, now);
-  if (d.answer.kind === 'write-now') return { context: writeNowContext(c.matched, d.answer.proposeRitual) };
+  if (d.answer.kind === 'write-now') {
+    // Two heads: the session's write should join them, not leave the other session's work beside it.
+    const dv = await currentDivergence(repo);
+    const diverged = dv && {
+      lines: divergenceLines(dv.latest, dv.diverged, `the latest, version ${dv.latest.id.slice(0, 12)}`),
+      join: joinCommand(dv.latest, dv.diverged),
+    };
+    return { context: writeNowContext(c.matched, d.answer.proposeRitual, diverged) };
+  }
   return { context: askScopeContext(c.matched) };
 };
 

@@ -1,6 +1,6 @@
 /** What doctor reports: a finding, how it counts, and when the repository is healthy (its checks in doctor-*.ts). */
 
-export type FindingKind = 'orphan' | 'lost' | 'lock' | 'copies' | 'install' | 'agent' | 'unreadable' | 'lineage';
+export type FindingKind = 'orphan' | 'lost' | 'lock' | 'copies' | 'install' | 'agent' | 'unreadable' | 'lineage' | 'diverged';
 
 /**
  * How a finding counts (a finding and `healthy` always agree): `fixable` until

@@ -9,6 +9,8 @@ import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { versionsWithoutLineage } from '../git/notes-history.js';
 import type { Finding } from './doctor-finding.js';
+import { currentDivergence } from './show.js';
+import { divergenceLines } from './show-report.js';
 
 export async function checkLineage(repo: Repo): Promise<Finding[]> {
   const tip = await new HandoffStore(repo).tip();
@@ -27,4 +29,24 @@ export async function checkLineage(repo: Repo): Promise<Finding[]> {
       count,
     },
   ];
+}
+
+/**
+ * Two or more heads on the current branch: sessions that worked from one version and did not
+ * see each other's (docs/format.md "Heads and latest"). Nothing is broken and nothing is
+ * lost, so it is a note; joining them is the user's write, which the note names.
+ */
+export async function checkDivergence(repo: Repo): Promise<Finding[]> {
+  const d = await currentDivergence(repo);
+  if (!d) return [];
+  return divergenceLines(d.latest, d.diverged, `the latest, version ${d.latest.id.slice(0, 12)}`).map((message, i) => ({
+    kind: 'diverged' as const,
+    subject: d.diverged[i].id,
+    message,
+    action: 'nothing to fix: the write it names joins them',
+    fixable: false,
+    fixed: false,
+    note: true,
+    versions: [d.latest.id, d.diverged[i].id],
+  }));
 }

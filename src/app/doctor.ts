@@ -20,7 +20,7 @@ import { checkAgentTrust } from './doctor-agents.js';
 import { checkLostVersions } from './doctor-lost.js';
 import { checkNoteCopies } from './doctor-copies.js';
 import { checkUnreadable } from './doctor-unreadable.js';
-import { checkLineage } from './doctor-lineage.js';
+import { checkDivergence, checkLineage } from './doctor-lineage.js';
 import { branchForTrailer } from '../core/commit-message.js';
 import { isHealthy, type Finding } from './doctor-finding.js';
 
@@ -81,6 +81,8 @@ export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorR
   findings.push(...checkAgentTrust(repo, process.env));
   findings.push(...(await checkUnreadable(repo)));
   findings.push(...(await lineage));
+  // after --fix's repairs: the heads as every reader names them now
+  findings.push(...(await checkDivergence(repo)));
   return { findings, healthy: isHealthy(findings) };
 }
 

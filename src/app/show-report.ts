@@ -22,6 +22,11 @@ function divergedJson(shown: ReadVersion, d: ReadVersion) {
   };
 }
 
+/** `diverged` as `show --json` gives it, for another reader's JSON (sync's). */
+export function divergedList(latest: ReadVersion, diverged: ReadVersion[]) {
+  return diverged.map((d) => divergedJson(latest, d));
+}
+
 const HELD_NAMES: Record<HeldField, string> = { ask_user: 'ask_user', pending_questions: 'pending question', guards: 'guard', notes: 'note' };
 
 export function showJson(r: ShowResult) {
@@ -59,8 +64,7 @@ export function notices(r: ShowResult): string[] {
     out.push(`no handoff on ${where} yet; showing the newest one${r.version.branch ? ` (from ${r.version.branch})` : ''}`);
   }
   if (r.version && r.diverged?.length) {
-    const ids = [r.version, ...r.diverged].map((v) => v.id.slice(0, 12)).join(',');
-    for (const d of r.diverged) out.push(divergedLine(r.version, d, ids));
+    out.push(...divergenceLines(r.version, r.diverged));
   }
   if (r.version && r.noteCopies) out.push(copiesLine(r.version.target, r.noteCopies));
   const moved = r.version ? movedByRewrite(r.version.handoff, r.version.target) : null;
@@ -103,8 +107,23 @@ export function bookmarkText(r: ShowResult, paint: Painter = plainPainter): stri
   return renderBookmark({ version: r.version.id, target: r.version.target, date: r.date!, handoff: r.version.handoff, notices: notices(r) }, paint);
 }
 
+/**
+ * The lines a divergence gets, one per other head (show's notices, and what sync, doctor, the
+ * post-commit reminder and the agents' prompt hook say): `self` names the latest as the
+ * reader speaks of it ('this one' beside its bookmark, else 'the latest, version X').
+ */
+export function divergenceLines(latest: ReadVersion, diverged: ReadVersion[], self = 'this one'): string[] {
+  const ids = [latest, ...diverged].map((v) => v.id.slice(0, 12)).join(',');
+  return diverged.map((d) => divergedLine(latest, d, ids, self));
+}
+
+/** The write that joins the latest and the heads beside it. */
+export function joinCommand(latest: ReadVersion, diverged: ReadVersion[]): string {
+  return `git handoff write --continue ${[latest, ...diverged].map((v) => v.id.slice(0, 12)).join(',')}`;
+}
+
 /** The one line a divergence gets: the other head, its session and commit, what it holds that the shown one does not, and the write that joins them. */
-function divergedLine(shown: ReadVersion, d: ReadVersion, ids: string): string {
+function divergedLine(shown: ReadVersion, d: ReadVersion, ids: string, self: string): string {
   const j = divergedJson(shown, d);
   const session = (v: ReadVersion) => (typeof v.handoff.session_id === 'string' ? `session ${v.handoff.session_id.slice(0, 40)}, ` : '');
   const held = (Object.entries(j.holds) as [HeldField, string[]][]).map(
@@ -112,7 +131,7 @@ function divergedLine(shown: ReadVersion, d: ReadVersion, ids: string): string {
       `${items.length} ${HELD_NAMES[f]}${items.length === 1 || f === 'ask_user' ? '' : 's'} (${items.map((x) => `'${x.length > 40 ? `${x.slice(0, 39)}…` : x}'`).join(', ')})`,
   );
   return (
-    `two sessions diverged: version ${d.id.slice(0, 12)} (${session(d)}on ${d.target.slice(0, 7)}, ${j.date}) and this one (${session(shown)}on ${shown.target.slice(0, 7)}): ` +
-    `neither continues the other${held.length ? `; it holds what this one does not: ${held.join('; ')}` : ''}; join them with 'git handoff write --continue ${ids}'`
+    `two sessions diverged: version ${d.id.slice(0, 12)} (${session(d)}on ${d.target.slice(0, 7)}, ${j.date}) and ${self} (${session(shown)}on ${shown.target.slice(0, 7)}): ` +
+    `neither continues the other${held.length ? `; it holds what ${self === 'this one' ? 'this one' : 'the latest'} does not: ${held.join('; ')}` : ''}; join them with 'git handoff write --continue ${ids}'`
   );
 }

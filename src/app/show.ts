@@ -57,6 +57,18 @@ export function selectionFor(repo: Repo, req: { branch?: string; all?: boolean }
   return { branch: req.branch ?? repo.headBranch() };
 }
 
+/** Two or more heads of the current branch (what `show` calls diverged), as the one reader orders them; null when there is one. */
+export interface Divergence {
+  latest: ReadVersion;
+  diverged: ReadVersion[];
+}
+
+/** The current branch's divergence, for the readers that report it beside their own answer (sync, doctor, the post-commit reminder, the agents' prompt hook). */
+export async function currentDivergence(repo: Repo): Promise<Divergence | null> {
+  const l = await new VersionReader(repo).latest(selectionFor(repo, {}));
+  return l.version && l.diverged.length ? { latest: l.version, diverged: l.diverged } : null;
+}
+
 /**
  * The selection, refusing a `--branch` that has no version (never silently the
  * newest of another branch), naming the branches that have one. With no history at all

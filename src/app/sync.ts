@@ -11,7 +11,7 @@
  */
 import { NOTES_REF, type Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
-import { VersionReader } from '../history/reader.js';
+import { currentDivergence, type Divergence } from './show.js';
 import { serializeCommit, EMPTY_TREE_OID, type ObjectStore } from '../git/objects.js';
 import { OverlayStore } from '../git/overlay-store.js';
 import { fetchNotes, networkBudget, pushNotes, remainingMs, remoteTip, requireRemote, trackingRef, TRACKING_BUSY, type NetworkBudget } from '../git/remote.js';
@@ -102,6 +102,8 @@ export interface SyncResult {
   attempts: number;
   /** encrypted versions pushed that no key here reads and that were not written here: not scanned, not vouched for */
   unscanned: string[];
+  /** after the sync, the current branch has two or more heads (null: one, or a dry run) */
+  divergence?: Divergence | null;
 }
 
 interface Attempt {
@@ -227,7 +229,8 @@ async function syncRounds(
     const [incoming, outgoing] = await Promise.all([countVersions(store, theirs, [local]), countVersions(store, local, [theirs])]);
     // A remote may have sent a long line of bookkeeping commits: the walk is paid here, once,
     // where it records the line to jump over (src/git/walk-skips.ts), not by the next hook.
-    if (plan.newTip !== current && plan.newTip) await new VersionReader(repo).latest({ branch: repo.headBranch() });
+    // It also says whether the branch's history now has two heads (sync's message says so).
+    const divergence = await currentDivergence(repo);
     return {
       remote,
       action: plan.action,
@@ -242,6 +245,7 @@ async function syncRounds(
       forced: plan.pushForce,
       attempts: attempt,
       unscanned,
+      divergence,
     };
   }
   const secs = Math.round((Date.now() - started) / 1000);

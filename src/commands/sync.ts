@@ -4,6 +4,7 @@ import { withRepo } from '../app/repository.js';
 import { syncHandoffs, type SyncResult } from '../app/sync.js';
 import { stderrProgress } from '../cli/progress.js';
 import { visibleText } from '../core/visible-text.js';
+import { divergedList, divergenceLines } from '../app/show-report.js';
 
 export const command: CommandModule = {
   spec: {
@@ -51,6 +52,8 @@ export function syncJson(r: SyncResult) {
     forced: r.forced,
     attempts: r.attempts,
     ...(r.unscanned.length ? { unscanned: r.unscanned } : {}),
+    // the current branch's heads after the sync, as show --json names them
+    ...(r.divergence ? { latest: r.divergence.latest.id, diverged: divergedList(r.divergence.latest, r.divergence.diverged) } : {}),
   };
 }
 
@@ -95,6 +98,7 @@ export function renderSync(r: SyncResult): string {
       break;
   }
   if (r.unscanned.length) lines.push(unscannedLine(r.unscanned, r.dryRun));
+  if (r.divergence) lines.push(...divergenceLines(r.divergence.latest, r.divergence.diverged, `the latest, version ${r.divergence.latest.id.slice(0, 12)}`));
   if (r.forced && r.action !== 'push') lines.push(`${r.dryRun ? 'would replace' : 'replaced'} ${r.remote}'s copy of purged versions (forced push)`);
   if (r.dryRun) lines.push('dry run: nothing was written');
   return `${lines.join('\n')}\n`;

@@ -70,10 +70,12 @@ export function sessionStartContext(f: StartContextFacts): string | null {
 }
 
 /** After a session-end phrase: write now, then propose (never perform) the closing ritual, once. */
-export function writeNowContext(matched: string | null, proposeRitual: boolean): string {
+export function writeNowContext(matched: string | null, proposeRitual: boolean, diverged: { lines: string[]; join: string } | null = null): string {
   const lines = [
     `git handoff: the user is ending the session${matched ? ` ("${matched}")` : ''}.`,
-    `1. Write the handoff for the next session now: run \`git handoff write\` with YAML or JSON on stdin: ${WRITE_FIELDS}.`,
+    diverged
+      ? `1. Write the handoff for the next session now, joining the sessions that diverged (below): run \`${diverged.join}\` with YAML or JSON on stdin: ${WRITE_FIELDS}; keep what the other session holds that matters (its questions for the user, guards, notes).`
+      : `1. Write the handoff for the next session now: run \`git handoff write\` with YAML or JSON on stdin: ${WRITE_FIELDS}.`,
   ];
   if (proposeRitual) {
     lines.push(
@@ -82,6 +84,7 @@ export function writeNowContext(matched: string | null, proposeRitual: boolean):
   } else {
     lines.push('2. The closing ritual was already proposed in this session: do not propose it again.');
   }
+  if (diverged) lines.push(...diverged.lines.map((l) => `git handoff: ${l}`));
   return lines.join('\n');
 }
 

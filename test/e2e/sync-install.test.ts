@@ -70,7 +70,17 @@ describe('init --sync: handoffs travel with git fetch and git push', () => {
     b.commit('feat: b', { 'c.txt': 'c\n' });
     const pushB = gitWithHooks(b, ['push', 'origin', 'main']);
     expect(pushB.code, pushB.stderr).toBe(0);
-    expect(handoffLines(pushB.stderr)).toEqual(['git-handoff: merged 2 handoff version(s) from origin and pushed the handoff history']);
+    // v2 was written without a's versions (still only in the tracking ref): the merge leaves two heads, and the hook says so
+    const heads = handoff(b, ['show', '--json']).json;
+    expect(heads.diverged).toHaveLength(1);
+    expect(handoffLines(pushB.stderr)).toEqual([
+      'git-handoff: merged 2 handoff version(s) from origin and pushed the handoff history',
+      expect.stringMatching(
+        new RegExp(
+          `^git-handoff: two sessions diverged: version ${heads.diverged[0].version.slice(0, 12)} .* and the latest, version ${heads.version.slice(0, 12)} .*; join them with 'git handoff write --continue ${heads.version.slice(0, 12)},${heads.diverged[0].version.slice(0, 12)}'$`,
+        ),
+      ),
+    ]);
     expect(remoteHead(fleet, 'main')).toBe(b.head());
     expect(remoteHead(fleet, 'refs/notes/handoff')).toBe(b.notesRef());
 

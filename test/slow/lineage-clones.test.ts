@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cliPath, handoff } from '../helpers/cli.js';
 import { Fleet, sync, writeVersion, type FleetRepo } from '../helpers/fleet.js';
+import { commitWithHooks, handoffLines } from '../helpers/hooks.js';
 
 /** `handoff_show`, `handoff_log`, `handoff_diff` and `handoff://latest` through the SDK's own client, over stdio, as an agent would call them. */
 async function mcpReaders(repo: FleetRepo): Promise<{ show: any; text: string; log: any; diff: any; resource: string }> {
@@ -117,6 +118,59 @@ async function expectReaders(repo: FleetRepo, want: Expected, opts: { search?: b
     expect(context, who("session-start keeps the other session's ask_user")).toContain(want.other.askUser);
   } else expect(context, who('session-start says nothing of a divergence')).not.toContain('diverged');
 
+  // sync's messages (text and JSON) and doctor name the same heads; neither writes anything here
+  const before = repo.notesRef();
+  const syncText = handoff(repo, ['sync']);
+  expect(syncText.code, syncText.stderr).toBe(0);
+  const syncJson = handoff(repo, ['sync', '--json']);
+  expect(syncJson.code, syncJson.stderr).toBe(0);
+  const doctor = handoff(repo, ['doctor']);
+  const doctorJson = handoff(repo, ['doctor', '--json']);
+  expect(doctorJson.json?.ok, who('doctor --json')).toBe(true);
+  const divergedFindings = doctorJson.json.findings.filter((f: any) => f.kind === 'diverged');
+  if (want.other) {
+    const line = `two sessions diverged: version ${want.other.version.slice(0, 12)}`;
+    const latest = `the latest, version ${want.latest.slice(0, 12)}`;
+    const join = `git handoff write --continue ${want.latest.slice(0, 12)},${want.other.version.slice(0, 12)}`;
+    expect(syncText.stdout, who('sync says they diverged')).toContain(line);
+    expect(syncText.stdout, who('sync names the latest')).toContain(latest);
+    expect(syncText.stdout, who('sync names the joining write')).toContain(join);
+    expect(syncJson.json.latest, who('sync --json latest')).toBe(want.latest);
+    expect(syncJson.json.diverged, who('sync --json diverged')).toEqual([
+      expect.objectContaining({ version: want.other.version, holds: expect.objectContaining({ ask_user: [want.other.askUser] }) }),
+    ]);
+    expect(doctor.stdout, who('doctor says they diverged')).toMatch(new RegExp(`^note: ${line}.*${latest}.*'${join}'`, 'm'));
+    expect(divergedFindings, who('doctor --json')).toEqual([
+      expect.objectContaining({ level: 'note', subject: want.other.version, versions: [want.latest, want.other.version] }),
+    ]);
+  } else {
+    expect(syncText.stdout, who('sync says nothing of a divergence')).not.toContain('diverged');
+    expect(syncJson.json.diverged, who('sync --json: no diverged key')).toBeUndefined();
+    expect(doctor.stdout, who('doctor says nothing of a divergence')).not.toContain('diverged');
+    expect(divergedFindings, who('doctor --json')).toEqual([]);
+  }
+  expect(repo.notesRef(), who('sync and doctor wrote nothing')).toBe(before);
+
+  // the agent's prompt hook, when the user ends the session: the write it asks for joins the heads
+  const prompt = handoff(repo, ['hook', 'user-prompt-submit', '--agent', 'claude'], {
+    input: JSON.stringify({
+      session_id: `start-${repo.name}-${want.latest.slice(0, 8)}`,
+      cwd: repo.dir,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'end session',
+    }),
+  });
+  expect(prompt.code, prompt.stderr).toBe(0);
+  const asked: string = JSON.parse(prompt.stdout).hookSpecificOutput.additionalContext;
+  expect(asked, who('prompt hook: write now')).toContain('the user is ending the session');
+  if (want.other) {
+    expect(asked, who('prompt hook names the joining write')).toContain(
+      `git handoff write --continue ${want.latest.slice(0, 12)},${want.other.version.slice(0, 12)}`,
+    );
+    expect(asked, who('prompt hook says they diverged')).toContain(`two sessions diverged: version ${want.other.version.slice(0, 12)}`);
+    expect(asked, who("prompt hook keeps the other session's ask_user")).toContain(want.other.askUser);
+  } else expect(asked, who('prompt hook says nothing of a divergence')).not.toContain('diverged');
+
   const mcp = await mcpReaders(repo);
   expect(mcp.show.version, who('MCP handoff_show')).toBe(want.latest);
   expect(mcp.log.versions[0].version, who('MCP handoff_log first row')).toBe(want.latest);
@@ -175,6 +229,32 @@ describe('two clones write concurrently, then sync', () => {
   // clock) comes after the latest (it failed while search ordered its hits by the clock).
   it('search lists the latest first while they are diverged', () => {
     for (const repo of [a, b]) expectSearch(repo, diverged);
+  });
+
+  // The post-commit rule's boundary is the latest the one reader names (b's head, on the newer
+  // commit): the first commit after it is substantive. By date (a's head, later by the clock,
+  // on the older commit) b's commit would lie between and no reminder would come. A third
+  // clone, brought the same commits and notes, commits with the hooks init installs.
+  it('the post-commit rule in a third clone: its no-Node fast path says nothing, its reminder counts from the latest and names the joining write', async () => {
+    const c = fleet.clone('c');
+    c.git('pull', '-q', '--ff-only', 'origin', 'main');
+    expect(handoff(c, ['init']).code).toBe(0);
+    sync(c);
+    expect(c.head()).toBe(a.head());
+    expect(c.notesRef()).toBe(a.notesRef());
+    await expectReaders(c, diverged);
+    const other = diverged.other!;
+    // an excluded subject is answered by the shim without Node: nothing at all
+    const docs = commitWithHooks(c, 'docs: the parser, described', { 'PARSER.md': 'p\n' });
+    expect(docs.code, docs.stderr).toBe(0);
+    expect(docs.stderr).toBe('');
+    const feat = commitWithHooks(c, 'feat: the parser after both sessions', { 'parser2.txt': 'x\n' });
+    expect(feat.code, feat.stderr).toBe(0);
+    expect(handoffLines(feat.stderr)).toEqual([
+      `git-handoff: substantive commit (the first commit since the last handoff); when this piece of work stops, record where it stands and join the sessions that diverged (versions ${diverged.latest.slice(0, 12)} and ${other.version.slice(0, 12)}) with 'git handoff write --continue ${diverged.latest.slice(0, 12)},${other.version.slice(0, 12)}'`,
+    ]);
+    // show agrees: this commit is the work made since the latest
+    expect(handoff(c, ['show', '--json']).json).toMatchObject({ version: diverged.latest, due: true });
   });
 
   it('write --continue A,B joins them, keeping what the other head held; then no reader says diverged', async () => {

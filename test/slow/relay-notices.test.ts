@@ -101,6 +101,39 @@ describe('the relay prompt gives the notices git handoff show prints', () => {
     expect(r.json).toMatchObject({ ok: true, status: 'idle', reason: expect.stringContaining('was not written by the current user') });
   });
 
+  it("two sessions of this clone diverged: the prompt names the latest and says so, keeping the other session's question", () => {
+    // Two agent sessions start from one version; each writes a whole document, so each
+    // continues what it was shown (issue 22 point 4): two heads. The later one asks for the relay.
+    const repo = TestRepo.init();
+    repo.commit('feat: one', { 'a.txt': '1\n' });
+    repo.git('config', 'handoff.staleDays', '100000');
+    repo.write('CLAUDE.md', '# Rules\n\nsession handoff: read on start, write on end\n');
+    const base = writeVersion(repo, 'both sessions start here');
+    for (const id of ['session-one', 'session-two']) {
+      const r = handoff(repo, ['hook', 'session-start', '--agent', 'claude'], {
+        input: JSON.stringify({ session_id: id, cwd: repo.dir, hook_event_name: 'SessionStart', source: 'startup' }),
+      });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const whole = (id: string, summary: string, extra: string[], body = '') => {
+      const r = handoff(repo, ['write', '--json', ...extra], { input: `status: active\nsummary: ${summary}\n${body}`, env: { HANDOFF_SESSION_ID: id } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(handoff(repo, ['show', '--json', '--version', r.json.version]).json.continues, `${id} continues what it was shown`).toEqual([base]);
+      return r.json.version as string;
+    };
+    const other = whole('session-one', 'one went left', [], 'ask_user:\n  - Left or right?\n');
+    const latest = whole('session-two', 'two went right', ['--relay']);
+    const show = handoff(repo, ['show', '--json']).json;
+    expect(show.version).toBe(latest);
+    expect(show.diverged).toEqual([expect.objectContaining({ version: other })]);
+
+    const s = relayed(repo);
+    expect(s.prompt).toContain(`handoff ${latest.slice(0, 12)}`);
+    expect(s.notices).toContainEqual(expect.stringMatching(new RegExp(`^two sessions diverged: version ${other.slice(0, 12)} \\(`)));
+    expect(s.prompt).toContain(`git handoff write --continue ${latest.slice(0, 12)},${other.slice(0, 12)}`);
+    expect(s.prompt).toContain('Left or right?');
+  });
+
   it('the fetched remote history holds versions this clone lacks', () => {
     const s = relayed(remoteAhead(true));
     expect(s.notices).toContain("origin has 2 handoff versions this clone lacks; run 'git handoff sync origin'");

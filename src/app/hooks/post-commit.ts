@@ -16,6 +16,8 @@ import { currentSession } from '../../core/session.js';
 import type { HookContext } from './types.js';
 import { landSquash } from '../heal.js';
 import { healedLine } from './post-merge.js';
+import { currentDivergence } from '../show.js';
+import { joinCommand } from '../show-report.js';
 
 /** How far back the first-commit rule looks for the boundary before going by dates. */
 const WALK_LIMIT = 200;
@@ -36,7 +38,12 @@ export async function run(ctx: HookContext): Promise<number> {
     }
     const verdict = await verdictForHead(repo);
     if (verdict?.substantive) {
-      ctx.io.err(`git-handoff: substantive commit (${REASONS[verdict.rule]}); when this piece of work stops, record where it stands with 'git handoff write'`);
+      // Two heads: the write that records where the work stands should join them too.
+      const d = await currentDivergence(repo);
+      const write = d
+        ? `and join the sessions that diverged (versions ${[d.latest, ...d.diverged].map((v) => v.id.slice(0, 12)).join(' and ')}) with '${joinCommand(d.latest, d.diverged)}'`
+        : "with 'git handoff write'";
+      ctx.io.err(`git-handoff: substantive commit (${REASONS[verdict.rule]}); when this piece of work stops, record where it stands ${write}`);
     }
     return 0;
   });

@@ -16,11 +16,19 @@ import { configuredBudget, syncHandoffs } from '../sync.js';
 import { refuseOutgoingSecrets } from '../outgoing-secrets.js';
 import { isHandoffError } from '../../errors.js';
 import type { HookContext } from './types.js';
+import type { Divergence } from '../show.js';
+import { divergenceLines } from '../show-report.js';
 
 /** `handoff.sync.hookTimeout`: seconds the hook may add to the user's push (its retries included). */
 export const HOOK_TIMEOUT_SECONDS = 8;
 
-export type PushAlongside = { action: 'skipped' | 'nothing' | 'pushed' | 'merged'; remote: string | null; versions?: number };
+export type PushAlongside = {
+  action: 'skipped' | 'nothing' | 'pushed' | 'merged';
+  remote: string | null;
+  versions?: number;
+  /** the merge left the current branch with two or more heads */
+  divergence?: Divergence | null;
+};
 
 /** Decides and does the notes push for a push to `remoteArg` (a remote's name, or a URL). */
 export async function pushAlongside(repo: Repo, remoteArg: string | undefined, budget: NetworkBudget): Promise<PushAlongside> {
@@ -37,7 +45,7 @@ export async function pushAlongside(repo: Repo, remoteArg: string | undefined, b
     if ((await pushNotes(repo, remote, local, tracked, { budget })) === 'ok') return { action: 'pushed', remote };
   }
   const r = await syncHandoffs(repo, { remote, dryRun: false, force: false, budget });
-  return { action: r.action === 'merge' ? 'merged' : r.action === 'up-to-date' ? 'nothing' : 'pushed', remote, versions: r.incoming };
+  return { action: r.action === 'merge' ? 'merged' : r.action === 'up-to-date' ? 'nothing' : 'pushed', remote, versions: r.incoming, divergence: r.divergence };
 }
 
 export async function run(ctx: HookContext): Promise<number> {
@@ -49,6 +57,8 @@ export async function run(ctx: HookContext): Promise<number> {
       const r = await pushAlongside(repo, remote, await configuredBudget(repo, 'handoff.sync.hookTimeout', HOOK_TIMEOUT_SECONDS));
       if (r.action === 'pushed') ctx.io.err(`git-handoff: pushed the handoff history (${NOTES_REF}) to ${r.remote}`);
       if (r.action === 'merged') ctx.io.err(`git-handoff: merged ${r.versions} handoff version(s) from ${r.remote} and pushed the handoff history`);
+      const d = r.divergence;
+      if (d) for (const line of divergenceLines(d.latest, d.diverged, `the latest, version ${d.latest.id.slice(0, 12)}`)) ctx.io.err(`git-handoff: ${line}`);
     } catch (e) {
       const why = (isHandoffError(e) ? e.message : ((e as Error)?.message ?? String(e))).split('\n')[0];
       // A reason that names its own way out (a purge needs 'sync --force') is not contradicted.
