@@ -20,7 +20,13 @@ rmSync(dist, { recursive: true, force: true });
 /** The floor `engines` declares (`>=X.Y.Z`, the oldest Node CI runs the CLI on: scripts/node-versions.mjs). */
 const nodeFloor = /^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines?.node ?? '')?.[1];
 if (!nodeFloor) throw new Error(`build: package.json engines.node must be ">=X.Y.Z" (the floor CI runs), not ${JSON.stringify(pkg.engines?.node)}`);
-const VENDOR = { 'js-yaml': 'vendor-js-yaml.cjs', diff: 'vendor-diff.cjs', 'age-encryption': 'vendor-age.cjs', 'smol-toml': 'vendor-toml.cjs' };
+const VENDOR = {
+  'js-yaml': 'vendor-js-yaml.cjs',
+  diff: 'vendor-diff.cjs',
+  'age-encryption': 'vendor-age.cjs',
+  '@scure/base': 'vendor-scure-base.cjs',
+  'smol-toml': 'vendor-toml.cjs',
+};
 const common = { bundle: true, format: 'cjs', platform: 'node', target: `node${nodeFloor}`, legalComments: 'none', logLevel: 'warning' };
 
 /** Every source file esbuild put into dist/ (the metafiles' inputs), for the third-party notices. */

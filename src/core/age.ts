@@ -98,7 +98,45 @@ export async function encryptArmored(text: string, recipients: readonly string[]
 /** Why an armoured note could not be decrypted. */
 export type DecryptFailure = { kind: 'not-for-you' } | { kind: 'damaged'; reason: string };
 
-let decrypter: { id: string; d: InstanceType<AgeLib['Decrypter']> } | null = null;
+let decrypter: { id: string; d: Promise<InstanceType<AgeLib['Decrypter']>> } | null = null;
+
+type Bech32Lib = typeof import('@scure/base');
+let bech32Lib: Promise<Bech32Lib> | null = null;
+/** age's own encoding library (a dependency of age-encryption), loaded with it. */
+const bech32 = (): Promise<Bech32Lib> => (bech32Lib ??= import('@scure/base'));
+
+/** RFC 8410's PKCS #8 wrapping of a raw X25519 private key: the one form WebCrypto imports one in (as age-encryption does). */
+const PKCS8_X25519 = Buffer.from('302e020100300506032b656e04220420', 'hex');
+
+/**
+ * A secret key as the library takes it: a WebCrypto key, imported once. Given the string,
+ * age-encryption imports the key again for every file it decrypts (WebCrypto derives the
+ * public key on each import): 0.7 ms a note, most of log --json over encrypted versions.
+ * Where WebCrypto has no X25519 the string is kept (the library then computes in JavaScript).
+ */
+async function importedKey(key: string): Promise<string | CryptoKey> {
+  try {
+    const { prefix, bytes } = (await bech32()).bech32.decodeToBytes(key);
+    if (prefix.toUpperCase() !== 'AGE-SECRET-KEY-' || bytes.length !== 32) return key;
+    return await globalThis.crypto.subtle.importKey('pkcs8', Buffer.concat([PKCS8_X25519, bytes]), { name: 'X25519' }, false, ['deriveBits']);
+  } catch {
+    return key;
+  }
+}
+
+/** One Decrypter per set of keys: its identities are imported once, not once a note (log --json decrypts thousands). */
+function decrypterFor(Decrypter: AgeLib['Decrypter'], keys: readonly string[]): Promise<InstanceType<AgeLib['Decrypter']>> {
+  const id = keys.join('\n');
+  if (decrypter?.id !== id) {
+    const d = Promise.all(keys.map(importedKey)).then((imported) => {
+      const made = new Decrypter();
+      for (const k of imported) made.addIdentity(k);
+      return made;
+    });
+    decrypter = { id, d };
+  }
+  return decrypter.d;
+}
 
 /** Decrypts an armoured note with `keys`: the text, or why not (never throws for bad input). */
 export async function decryptArmored(armored: string, keys: readonly string[]): Promise<{ text: string } | DecryptFailure> {
@@ -111,14 +149,7 @@ export async function decryptArmored(armored: string, keys: readonly string[]): 
   } catch (e) {
     return { kind: 'damaged', reason: `the armour is damaged (${oneLine(e)})` };
   }
-  // One Decrypter per set of keys: its identities are imported once, not once a note (log --json decrypts thousands).
-  const id = keys.join('\n');
-  if (decrypter?.id !== id) {
-    const d = new Decrypter();
-    for (const k of keys) d.addIdentity(k);
-    decrypter = { id, d };
-  }
-  const d = decrypter.d;
+  const d = await decrypterFor(Decrypter, keys);
   try {
     return { text: await d.decrypt(bytes, 'text') };
   } catch (e) {

@@ -19,12 +19,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { NOTES_REF, type Repo } from './repo.js';
-import { parseTrailers } from './objects.js';
+import { parseCommit, parseTrailers } from './objects.js';
 import { HandoffStore } from './handoff-store.js';
 import { interpretNote, type NoteReading } from './note-reading.js';
 import { Moves } from './note-moves.js';
 import { findNote } from './notes-tree.js';
-import { isArmoredAge } from '../core/age.js';
+import { isArmoredAge, type DecryptFailure } from '../core/age.js';
 import { noteKeys } from './note-keys.js';
 import { parseLineage } from '../core/lineage.js';
 import { DEFAULT_MAX_BYTES } from '../core/bytes.js';
@@ -57,6 +57,14 @@ export interface Unread {
 
 /** How many versions may be in flight (asked of cat-file, not yet handed on). */
 const WINDOW = 256;
+/**
+ * How many encrypted notes are decrypted at once, ahead of their turn: the library's
+ * X25519 runs on libuv's threads, so a few at a time keep them busy while this thread
+ * parses and writes (one at a time left them idle a third of the time). At most AHEAD are
+ * decrypted before the reader asks for them (one that stops early wasted no more).
+ */
+const DECRYPTING = 8;
+const AHEAD = 32;
 
 /** Whether this repository's history can be read this way; else the store's walk answers. */
 export function canStream(repo: Repo): boolean {
@@ -82,6 +90,8 @@ interface Slot {
   /** its commit's bytes were asked too (for `commits`): false until they came */
   commitDone?: boolean;
   commitData?: Buffer;
+  /** an encrypted note's decryption, started as soon as its bytes came (settle awaits it in order) */
+  decrypted?: Promise<{ text: string } | DecryptFailure>;
 }
 
 /**
@@ -174,11 +184,33 @@ export async function* streamVersions(
     cat.stdin.write(pending.join(''));
     pending = [];
   };
+  /** Encrypted notes that came, oldest first, not yet being decrypted. */
+  const encrypted: Slot[] = [];
+  let decrypting = 0;
+  /** decryptions begun whose version was not handed on yet */
+  let ahead = 0;
+  /**
+   * Starts decrypting the encrypted notes that came, oldest first, up to DECRYPTING at a
+   * time: their turn (settle) finds them decrypted or on the way.
+   */
+  const decryptAhead = () => {
+    while (decrypting < DECRYPTING && ahead < AHEAD && encrypted.length) {
+      const s = encrypted.shift()!;
+      decrypting++;
+      ahead++;
+      s.decrypted = noteKeys(repo).decrypt(s.data!.toString('latin1'));
+      s.decrypted.then(
+        () => (decrypting--, decryptAhead(), poke()),
+        () => (decrypting--, poke()),
+      );
+    }
+  };
   const answer = (s: Slot, type: string | null, data: Buffer | null, oid?: string) => {
     if (type === 'blob') {
       depth = s.depth;
       s.data = data;
       s.blob = oid;
+      if (data && isArmoredAge(data)) encrypted.push(s);
     } else if (type === null && ++s.tries < 2) {
       // Not at that depth: ask the other one (a note history grows from flat to fanned out).
       depth = 1 - s.depth;
@@ -217,6 +249,7 @@ export async function* streamVersions(
     }
     rest = at < buf.length ? buf.subarray(at) : null;
     flush();
+    decryptAhead();
     poke();
   });
   cat.on('error', (e) => ((failure = new GitFailed(`git cat-file failed: ${e.message}`)), poke()));
@@ -238,8 +271,19 @@ export async function* streamVersions(
     if (s.blob) readBlobs?.set(s.v.id, s.blob);
     if (s.commitData) commits?.set(s.v.id, s.commitData);
     if (isArmoredAge(s.data!)) {
-      // An encrypted note: decrypted with the user's identity, its one line naming the commit's author and date.
-      const { commit: _, ...r } = await interpretNote({ ...v, commit: await store.readCommit(s.v.id) }, s.data!, maxBytes, noteKeys(repo));
+      // An encrypted note: decrypted with the user's identity (begun ahead, see decryptAhead), its one line naming the commit's author and date.
+      const commit = s.commitData ? parseCommit(s.commitData) : await store.readCommit(s.v.id);
+      const begun = s.decrypted;
+      if (begun) {
+        ahead--;
+        decryptAhead();
+      } else {
+        // Its turn came first: decrypted below, not again ahead.
+        const i = encrypted.indexOf(s);
+        if (i >= 0) encrypted.splice(i, 1);
+      }
+      const keys = begun ? { decrypt: () => begun } : noteKeys(repo);
+      const { commit: _, ...r } = await interpretNote({ ...v, commit }, s.data!, maxBytes, keys);
       return r;
     }
     return interpretNote(v, s.data!, maxBytes);
@@ -279,7 +323,8 @@ export async function* streamVersions(
         if (s.plain) s.answered = true;
         else {
           ask(s);
-          if (commits) askCommit(s);
+          // An encrypted version's one line names its author: its commit comes with its note.
+          if (commits || trailers['Handoff-Visibility'] !== undefined) askCommit(s);
         }
         return;
       }
