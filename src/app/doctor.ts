@@ -8,8 +8,10 @@ import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { VersionReader } from '../history/reader.js';
 import { listNotes, setNote } from '../git/notes-tree.js';
-import { branchHomes, candidateCommits, findOrphanNotesInTree, reflogCommits, type OrphanNote } from '../git/orphans.js';
+import { branchHomes, candidateCommits, commitFacts, findOrphanNotesInTree, reflogCommits, type OrphanNote } from '../git/orphans.js';
 import { branchOf } from '../git/reachability.js';
+import { noteKeys } from '../git/note-keys.js';
+import { carriedNote, type CarriedNote } from './carried-note.js';
 import { findRefLocks, isStale, removeLock, STALE_LOCK_MS } from '../git/ref-locks.js';
 import { decodeText, DEFAULT_MAX_BYTES } from '../core/bytes.js';
 import { parseDocument } from '../core/parse.js';
@@ -101,22 +103,37 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
   const { orphans: orphanNotes, noted } = await findOrphanNotesInTree(repo, tipCommit.tree);
   if (!orphanNotes.length) return [];
 
-  const orphans: (Orphan & { note: OrphanNote; branch: string | null })[] = [];
+  const orphans: (Orphan & { note: OrphanNote; branch: string | null; carried: CarriedNote })[] = [];
   const maxBytes = Math.max(DEFAULT_MAX_BYTES, await repo.configInt('handoff.maxBytes', DEFAULT_MAX_BYTES));
-  const read = new Map<string, Handoff | null>();
+  const reader = new VersionReader(repo);
+  const read = new Map<string, { h: Handoff | null; carried: CarriedNote }>();
+  const sealed: string[] = [];
   for (const n of orphanNotes) {
-    if (!read.has(n.blob)) read.set(n.blob, await readNote(repo, n.blob, maxBytes));
-    const h = read.get(n.blob);
+    if (!read.has(n.blob)) read.set(n.blob, await readNote(repo, reader, n.blob, maxBytes));
+    const { h, carried } = read.get(n.blob)!;
     const date = typeof h?.date === 'string' ? Date.parse(h.date) / 1000 : NaN;
+    if (carried.visibility !== 'shared') sealed.push(n.target);
     orphans.push({
       note: n,
       target: n.target,
       blob: n.blob,
-      timestamp: Number.isFinite(date) ? date : tipCommit.committer.timestamp,
+      timestamp: Number.isFinite(date) ? date : (carried.writer?.timestamp ?? tipCommit.committer.timestamp),
       patchId: typeof h?.head_patch_id === 'string' ? h.head_patch_id : null,
       tree: typeof h?.head_tree === 'string' ? h.head_tree : null,
-      branch: typeof h?.branch === 'string' ? h.branch : null,
+      branch: typeof h?.branch === 'string' ? h.branch : (carried.writer?.branch ?? null),
+      carried,
     });
+  }
+  // An encrypted note is placed by what is in the clear, the same in every clone, key or
+  // none: the tree and patch id of the commit it sits on, when this clone has that commit;
+  // else by its own fields, when the user's key reads it; else it cannot be placed.
+  if (sealed.length) {
+    const facts = await commitFacts(repo, sealed, true);
+    for (const o of orphans) {
+      const f = o.carried.visibility === 'shared' ? undefined : facts.get(o.target);
+      if (f) Object.assign(o, { tree: f.tree, patchId: f.patchId });
+      else if (o.carried.visibility !== 'shared' && !o.tree && !o.patchId) o.sealed = true;
+    }
   }
   const out: Finding[] = [];
   const missing = reattachMissing ? [] : orphans.filter((o) => o.note.why === 'missing');
@@ -160,7 +177,6 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
   let carried: Set<string> | null = null;
   const orphanTargets = new Set(orphanNotes.map((n) => n.target));
   const heads = new Map<string | null, Promise<Set<string | undefined>>>();
-  const reader = new VersionReader(repo);
   const droppedHead = async (blob: string, branch: string | null): Promise<boolean> => {
     if (!heads.has(branch))
       heads.set(
@@ -225,7 +241,7 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
     if (fix) {
       version = await store.commit('version', async (root) => setNote(repo.objects, await setNote(repo.objects, root, to, o.blob), o.target, null), {
         subject: `handoff ${to.slice(0, 7)}${branch ? ` on ${branch}` : ''}: re-attached from ${o.target.slice(0, 7)} (same ${p.by})`,
-        trailers: { 'Handoff-Target': to, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': o.target },
+        trailers: { 'Handoff-Target': to, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': o.target, ...o.carried.trailers },
       });
     }
     const onBranch = branch ? ` on ${branch}` : ' (detached)';
@@ -273,15 +289,28 @@ function localRewriteLine(n: number): string {
   return `${n} notes stay on commits a local amend, rebase or squash replaced (they are in the reflog); the rewritten commits carry the handoffs, and the old versions stay readable in 'git handoff log'`;
 }
 
-/** A note's fields, read within `handoff.maxBytes` as every reader reads one (a bigger note gives none). */
-async function readNote(repo: Repo, blob: string, maxBytes: number): Promise<Handoff | null> {
+/**
+ * A note's fields, read within `handoff.maxBytes` as every reader reads one (a bigger note
+ * gives none), an encrypted one decrypted in memory when the user's key reads it; and what a
+ * version carrying it as it is takes from its writer (src/app/carried-note.ts).
+ */
+async function readNote(repo: Repo, reader: VersionReader, blob: string, maxBytes: number): Promise<{ h: Handoff | null; carried: CarriedNote }> {
   const obj = await repo.objects.read(blob);
-  if (!obj) return null;
-  const decoded = decodeText(obj.data, maxBytes);
-  if ('problem' in decoded) return null;
+  if (!obj) return { h: null, carried: { visibility: 'shared', trailers: {} } };
+  const carried = await carriedNote(reader, blob, obj.data);
+  let data = obj.data;
+  if (carried.visibility !== 'shared') {
+    const got = await noteKeys(repo)
+      .decrypt(obj.data.toString('latin1'))
+      .catch(() => null);
+    if (!got || !('text' in got)) return { h: null, carried };
+    data = Buffer.from(got.text, 'utf8');
+  }
+  const decoded = decodeText(data, maxBytes);
+  if ('problem' in decoded) return { h: null, carried };
   try {
-    return checkStored(await parseDocument(decoded.text)).handoff;
+    return { h: checkStored(await parseDocument(decoded.text)).handoff, carried };
   } catch {
-    return null;
+    return { h: null, carried };
   }
 }

@@ -15,7 +15,9 @@ import type { Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { VersionReader } from '../history/reader.js';
 import { findNote, setNote } from '../git/notes-tree.js';
-import { ancestorsOf, commitsBetween, unreachableFromLiveRefs } from '../git/orphans.js';
+import { ancestorsOf, commitFacts, commitsBetween, unreachableFromLiveRefs } from '../git/orphans.js';
+import { isArmoredAge } from '../core/age.js';
+import { carriedNote } from './carried-note.js';
 import { operationInProgress } from '../git/in-progress.js';
 import { placeOrphans, type Orphan } from '../core/orphans.js';
 import { isObjectId } from '../core/object-id.js';
@@ -59,6 +61,7 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
 
   // The notes of recent versions, as they stand at the tip, with the facts that place them.
   const notes: Orphan[] = [];
+  const sealed: Orphan[] = [];
   const looked = new Set<string>();
   let n = 0;
   for await (const v of store.versions(tip)) {
@@ -68,6 +71,12 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
     const note = await findNote(repo.objects, root, v.target);
     const blob = note && (await repo.objects.read(note.blob));
     if (!note || !blob) continue;
+    // An encrypted note's fields are not read (no key may read them here): its commit's tree
+    // and patch id, in the clear, stand for them (src/app/carried-note.ts).
+    if (isArmoredAge(blob.data)) {
+      sealed.push({ target: v.target, blob: note.blob, timestamp: v.timestamp, patchId: null, tree: null });
+      continue;
+    }
     const text = blob.data.subarray(0, 64 * 1024).toString('utf8');
     const date = Date.parse(field(text, 'date') ?? '');
     notes.push({
@@ -77,6 +86,17 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
       patchId: oid(field(text, 'head_patch_id')),
       tree: oid(field(text, 'head_tree')),
     });
+  }
+  if (sealed.length) {
+    const facts = await commitFacts(
+      repo,
+      sealed.map((o) => o.target),
+      true,
+    );
+    for (const o of sealed) {
+      const f = facts.get(o.target);
+      if (f) notes.push({ ...o, tree: f.tree, patchId: f.patchId });
+    }
   }
   let wanted = notes.filter((o) => o.tree && trees.has(o.tree));
   if (notes.some((o) => o.patchId)) {
@@ -102,6 +122,7 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
     orphans.map((o) => o.target),
   );
   const branch = repo.headBranch();
+  const reader = new VersionReader(repo);
   const out: Healed[] = [];
   // Oldest first, so the newest handoff ends up the newest version, as in doctor --fix.
   for (const p of [...placements].sort((x, y) => x.orphan.timestamp - y.orphan.timestamp)) {
@@ -109,6 +130,7 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
     const to = p.to;
     const old = p.orphan.target;
     const moved = gone.has(old);
+    const { trailers } = await carriedNote(reader, p.orphan.blob, (await repo.objects.read(p.orphan.blob))!.data);
     const version = await store.commit(
       'version',
       async (tree) => {
@@ -117,7 +139,7 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
       },
       {
         subject: `handoff ${to.slice(0, 7)}${branch ? ` on ${branch}` : ''}: carried over from ${old.slice(0, 7)} (same ${p.by}: merged on the forge)`,
-        trailers: { 'Handoff-Target': to, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': old },
+        trailers: { 'Handoff-Target': to, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': old, ...trailers },
       },
     );
     out.push({ from: old, to, by: p.by, moved, version });
@@ -186,9 +208,10 @@ export async function landSquash(repo: Repo): Promise<Healed | null> {
   if (!chosen) return null;
   const { target: old, blob } = chosen;
   const branch = repo.headBranch();
+  const { trailers } = await carriedNote(new VersionReader(repo), blob, (await repo.objects.read(blob))!.data);
   const version = await store.commit('version', (tree) => setNote(repo.objects, tree, head, blob), {
     subject: `handoff ${head.slice(0, 7)}${branch ? ` on ${branch}` : ''}: carried over from ${old.slice(0, 7)} (squash merge)`,
-    trailers: { 'Handoff-Target': head, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': old },
+    trailers: { 'Handoff-Target': head, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': old, ...trailers },
   });
   return { from: old, to: head, by: 'squash', moved: false, version };
 }

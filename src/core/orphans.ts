@@ -19,6 +19,11 @@ export interface Orphan {
    * replacement (a branch rebased and force-pushed elsewhere, not fetched here yet).
    */
   onlyNewer?: boolean;
+  /**
+   * The note is encrypted, no key here reads it and its commit is not in this clone: nothing
+   * in the clear says where it belongs (docs/privacy.md).
+   */
+  sealed?: boolean;
 }
 
 export interface Candidate {
@@ -58,11 +63,13 @@ export function placeOrphans(orphans: Orphan[], candidates: Candidate[], noted: 
     const hit = viaPatch ? { c: viaPatch, by: 'patch-id' as const } : viaTree ? { c: viaTree, by: 'tree' as const } : null;
     if (!hit) {
       const facts = [o.patchId ? 'patch id' : null, o.tree ? 'tree' : null].filter(Boolean).join(' or ');
-      const reason = !facts
-        ? 'the note records neither head_patch_id nor head_tree'
-        : stale
-          ? `only commits older than the note have the same ${facts} (stale copies, not its replacement)`
-          : `no reachable commit has the same ${facts}`;
+      const reason = o.sealed
+        ? 'the note is encrypted for others and its commit is not in this clone, so neither its patch id nor its tree is known here (a clone that has the commit, or a reader of the note, can re-attach it)'
+        : !facts
+          ? 'the note records neither head_patch_id nor head_tree'
+          : stale
+            ? `only commits older than the note have the same ${facts} (stale copies, not its replacement)`
+            : `no reachable commit has the same ${facts}`;
       out.push({ orphan: o, to: null, reason });
     } else if (taken.has(hit.c.id)) {
       out.push({ orphan: o, to: null, reason: `${hit.c.id.slice(0, 7)} (same ${hit.by}) already carries a handoff` });

@@ -9,6 +9,7 @@ import type { Candidate } from '../core/orphans.js';
 import { objectTypes } from './object-types.js';
 import type { PassThrough } from 'node:stream';
 import { GitFailed } from '../errors.js';
+import { readCommit } from './read-objects.js';
 
 /** What counts as "still in use": every branch, tag, remote branch and HEAD. */
 const LIVE_REFS = ['--branches', '--tags', '--remotes', 'HEAD'];
@@ -319,6 +320,21 @@ export async function candidateCommits(repo: Repo, since: number, withPatchIds: 
   }
   if (withPatchIds && out.size) await fillPatchIds(repo, out);
   return [...out.values()];
+}
+
+/**
+ * The tree, committer time and (when asked) patch id of each of `ids` this clone has as a
+ * commit: what an encrypted note's own `head_tree` and `head_patch_id` would say of the commit
+ * it sits on, read from that commit, which is in the clear (docs/privacy.md). Missing ones are left out.
+ */
+export async function commitFacts(repo: Repo, ids: string[], withPatchIds: boolean): Promise<Map<string, Candidate>> {
+  const out = new Map<string, Candidate>();
+  for (const id of new Set(ids)) {
+    const c = await readCommit(repo.objects, id);
+    if (c) out.set(id, { id, tree: c.tree, timestamp: c.committer.timestamp, patchId: null });
+  }
+  if (withPatchIds && out.size) await fillPatchIds(repo, out);
+  return out;
 }
 
 /** `git patch-id --stable` of each commit, computed as `write` computes `head_patch_id`. */

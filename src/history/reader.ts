@@ -150,6 +150,16 @@ export class VersionReader {
    * commits; null when no version of the history wrote any of them (the caller decides).
    */
   async newestOf(blobs: string[], limit = 5000): Promise<string | null> {
+    return (await this.writerOf(blobs, limit))?.blob ?? null;
+  }
+
+  /**
+   * The newest version that wrote one of these note blobs (its own commit set the note to
+   * it), and which blob: what a version carrying an encrypted note as it is learns of it
+   * without a key (its branch, its visibility: src/app/carried-note.ts). Walks at most
+   * `limit` commits; null when none did.
+   */
+  async writerOf(blobs: string[], limit = 5000): Promise<{ blob: string; version: VersionInfo } | null> {
     const want = new Set(blobs);
     const tip = await this.store.tip();
     if (!tip || !want.size) return null;
@@ -158,7 +168,7 @@ export class VersionReader {
       if (++steps > limit) break;
       if (!version) continue;
       const note = await findNote(this.repo.objects, version.commit.tree, version.writtenAt);
-      if (note && want.has(note.blob)) return note.blob;
+      if (note && want.has(note.blob)) return { blob: note.blob, version };
     }
     return null;
   }

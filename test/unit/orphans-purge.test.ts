@@ -39,6 +39,14 @@ describe('placeOrphans', () => {
     ]);
   });
 
+  it('an encrypted note no key here reads, on a commit this clone lacks, says why it cannot be placed', () => {
+    const sealed = { ...orphan('o', 50, null, null), sealed: true };
+    expect(placeOrphans([sealed], [cand('c', 60, 'T', 'P')], new Set())[0]).toMatchObject({
+      to: null,
+      reason: expect.stringMatching(/^the note is encrypted for others and its commit is not in this clone/),
+    });
+  });
+
   it('a target this clone lacks takes only a commit made after its note, never an older copy', () => {
     const lacking = { ...orphan('o', 50, 'P', 'T'), onlyNewer: true };
     expect(placeOrphans([lacking], [cand('old', 40, 'tx', 'P'), cand('new', 60, 'T')], new Set())[0]).toMatchObject({ to: 'new', by: 'tree' });

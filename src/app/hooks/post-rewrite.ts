@@ -15,6 +15,7 @@ import { healMergedNotes } from '../heal.js';
 import { healedLine } from './post-merge.js';
 import type { HookContext } from './types.js';
 import { branchForTrailer } from '../../core/commit-message.js';
+import { carriedNote } from '../carried-note.js';
 
 export async function run(ctx: HookContext): Promise<number> {
   const groups = parseRewriteList(await ctx.stdin());
@@ -46,12 +47,14 @@ export async function run(ctx: HookContext): Promise<number> {
       if (!want) continue;
       const have = await read(target);
       if (have?.blob === want.blob) continue;
-      const branch = branchForTrailer(await noteBranch(want.text));
+      // An encrypted note is carried as it is: its branch and visibility are its writer's.
+      const facts = await carriedNote(reader, want.blob, want.text);
+      const branch = branchForTrailer(facts.visibility === 'shared' ? await noteBranch(want.text) : facts.writer?.branch);
       // (the commit whose note it carries: a re-attach after a rewrite git did not follow, docs/format.md)
       const from = carriedFrom[carried.indexOf(want)];
       await store.commit('version', (tree) => setNote(repo.objects, tree, target, want.blob), {
         subject: `handoff ${target.slice(0, 7)}: carried over from ${olds.map((o) => o.slice(0, 7)).join(', ')} (${ctx.args[0] ?? 'rewrite'})`,
-        trailers: { 'Handoff-Target': target, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': from },
+        trailers: { 'Handoff-Target': target, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': from, ...facts.trailers },
       });
     }
     // `git pull --rebase` over a squash or rebase merge done on the forge: the
