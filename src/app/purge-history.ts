@@ -12,17 +12,17 @@ import { parseDocument } from '../core/parse.js';
 import { checkStored } from '../core/schema.js';
 import { toCanonicalYaml } from '../core/canonical.js';
 import { parseTrailers } from '../core/commit-message.js';
-import { parseRecord, purgedMessage, tombstone, PURGED_DIR, RECORD_TOMBSTONE, type PurgeRecord } from '../core/purge.js';
+import { parseRecord, purgedMessage, recordSitsAt, tombstone, PURGED_DIR, RECORD_TOMBSTONE, type PurgeRecord } from '../core/purge.js';
 
 export { expireUnreachableReflogs } from '../git/history-rewrite.js';
 
-/** The purge records a notes tree carries (`purged/<version>`). */
+/** The purge records a notes tree carries (under `purged/`, docs/format.md "Purge"). */
 export async function purgeRecords(store: ObjectStore, root: string): Promise<PurgeRecord[]> {
   const out: PurgeRecord[] = [];
   for (const e of await listPath(store, root, PURGED_DIR)) {
     const blob = await store.read(e.oid);
     const r = blob?.type === 'blob' ? parseRecord(blob.data.toString('utf8')) : null;
-    if (r && r.version === e.name) out.push(r);
+    if (r && recordSitsAt(r, e.name)) out.push(r);
   }
   return out;
 }

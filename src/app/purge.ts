@@ -1,6 +1,6 @@
 /**
  * `purge`: removes a leaked secret from the handoff history. The version's note
- * becomes a tombstone, the history from there is replayed, a record `purged/<version>`
+ * becomes a tombstone, the history from there is replayed, a record under `purged/`
  * tells other clones to do the same on their next sync, and the reflog entries that still
  * reach the old commits are dropped. Remotes keep the old history until `sync --force`.
  */
@@ -15,7 +15,7 @@ import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from './purge-
 import { isAncestor } from '../git/notes-history.js';
 import { defaultRemote, trackingRef } from '../git/remote.js';
 import { resolveIdentities } from '../git/identity.js';
-import { formatRecord, isRecordPath, recordPath, type PurgeRecord } from '../core/purge.js';
+import { formatRecord, isRecordPath, recordKey, recordPath, type PurgeRecord } from '../core/purge.js';
 import { compileAllow, scanRecord } from '../core/secret-fields.js';
 import { ConcurrentWriters, NothingToPurge, UnknownVersion } from '../errors.js';
 import { dropSearchIndex } from '../git/search-index.js';
@@ -38,22 +38,23 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const tip = await store.tip();
     if (!tip) throw new UnknownVersion('there is no handoff history to purge');
-    const already = new Set((await purgeRecords(repo.objects, (await store.readCommit(tip)).tree)).map((r) => r.version));
+    const recorded = await purgeRecords(repo.objects, (await store.readCommit(tip)).tree);
+    const already = new Set(recorded.filter((r) => !r.path).map((r) => r.version));
     const records: PurgeRecord[] = [];
-    const purgedRecords = new Set(
-      (await purgeRecords(repo.objects, (await store.readCommit(tip)).tree)).filter((r) => r.path).map((r) => `${r.path} ${r.blob}`),
-    );
+    const purgedRecords = new Set(recorded.filter((r) => r.path).map((r) => `${r.path} ${r.blob}`));
+    // (one notes commit may have put several leaked records in place: each is purged and recorded)
+    const has = (r: PurgeRecord) => records.some((x) => recordKey(x) === recordKey(r));
     for (const name of names) {
       if (isRecordPath(name)) {
-        for (const r of await leakedRecords(repo, tip, name))
-          if (!purgedRecords.has(`${r.path} ${r.blob}`) && !records.some((x) => x.version === r.version)) records.push(r);
+        for (const r of await leakedRecords(repo, tip, name)) if (!purgedRecords.has(`${r.path} ${r.blob}`) && !has(r)) records.push(r);
         continue;
       }
       const v = await new VersionReader(repo).resolve(name, { all: true });
       if (already.has(v.id)) throw new NothingToPurge(`version ${v.id.slice(0, 12)} is already purged`);
       const note = await findNote(repo.objects, v.commit.tree, v.writtenAt);
       if (!note) throw new NothingToPurge(`version ${v.id.slice(0, 12)} has no note to purge`);
-      if (!records.some((r) => r.version === v.id)) records.push({ version: v.id, target: v.writtenAt, blob: note.blob });
+      const r = { version: v.id, target: v.writtenAt, blob: note.blob };
+      if (!has(r)) records.push(r);
     }
     if (!records.length) throw new NothingToPurge(`nothing to purge: every leaked content of ${names.join(', ')} is already purged`);
     const objects: ObjectStore = dryRun ? new OverlayStore(repo.objects) : repo.objects;
@@ -72,7 +73,7 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
       remotes: await remotesHolding(repo, records),
     };
     if (dryRun) return result;
-    const cas = await repo.casUpdateRef(NOTES_REF, newTip, tip, `handoff: purge ${records.map((r) => r.version.slice(0, 12)).join(' ')}`);
+    const cas = await repo.casUpdateRef(NOTES_REF, newTip, tip, `handoff: purge ${[...new Set(records.map((r) => r.version.slice(0, 12)))].join(' ')}`);
     if (cas === 'locked') {
       // A live writer holds the lock for milliseconds; one that outlives the retries was left by a killed one.
       if (attempt === MAX_ATTEMPTS) throw store.lockHeld();
@@ -123,12 +124,12 @@ async function leakedRecords(repo: Repo, tip: string, path: string): Promise<Pur
 async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, records: PurgeRecord[]): Promise<string> {
   const last = await requireCommit(objects, tip);
   let tree = last.tree;
-  for (const r of records) tree = await writePath(objects, tree, recordPath(r.version), await objects.write('blob', Buffer.from(formatRecord(r), 'utf8')));
+  for (const r of records) tree = await writePath(objects, tree, recordPath(r), await objects.write('blob', Buffer.from(formatRecord(r), 'utf8')));
   const ids = await resolveIdentities(repo);
   // Dated like the commit it follows, not "now": the dry run then names the very commit the
   // real run makes (the dry run predicted one id and the run made another).
   const when = { timestamp: last.committer.timestamp, tz: last.committer.tz };
-  const trailers = ['Handoff-Kind: repair', ...records.map((r) => `Handoff-Purged: ${r.version}`)];
+  const trailers = ['Handoff-Kind: repair', ...new Set(records.map((r) => `Handoff-Purged: ${r.version}`))];
   const what = records.every((r) => r.path) ? 'bookkeeping record' : 'version';
   const message = `purge ${records.length === 1 ? `a ${what}` : `${records.length} ${what}s`} from the handoff history\n\n${trailers.join('\n')}\n`;
   return objects.write(

@@ -69,8 +69,10 @@ export async function itemStatus(repo: Repo, ref: WorkItemRef, opts: { keepGoing
   const disagreements = remote
     ? remoteDisagreements({ state: ctx.state, handoffDoc: record?.handoffDoc ?? null }, remote, ctx.policy.effective.statusValues)
     : [];
+  // A record `purge` emptied reads as a new item; the one place to say so is where it is asked for.
+  const purged = ctx.stored.purged ? `${ref.text}: its record was purged ('git handoff purge' removed a leaked secret from it); it reads as a new item` : null;
   return {
-    notice: untrustedNotice(ctx.policy),
+    notice: [purged, untrustedNotice(ctx.policy)].filter(Boolean).join('; ') || null,
     status: {
       workItem: ref.text,
       state: ctx.state,

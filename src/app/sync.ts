@@ -23,7 +23,7 @@ import { mergeNotesTrees, type SettledConflict } from '../git/notes-merge.js';
 import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from './purge-history.js';
 import { resolveIdentities, type Identities } from '../git/identity.js';
 import { parseKey, syncAction, type SyncAction } from '../core/notes-merge.js';
-import type { PurgeRecord } from '../core/purge.js';
+import { recordKey, type PurgeRecord } from '../core/purge.js';
 import { PurgedHistory, RemoteRefused } from '../errors.js';
 import { refuseOutgoingSecrets } from './outgoing-secrets.js';
 import { signingWanted, writeSignedCommit } from '../git/signing.js';
@@ -382,7 +382,7 @@ async function recordsOf(objects: ObjectStore, store: HandoffStore, tips: (strin
   const byVersion = new Map<string, PurgeRecord>();
   for (const t of tips) {
     if (!t) continue;
-    for (const r of await purgeRecords(objects, (await store.readCommit(t)).tree)) byVersion.set(r.version, r);
+    for (const r of await purgeRecords(objects, (await store.readCommit(t)).tree)) byVersion.set(recordKey(r), r);
   }
   return [...byVersion.values()];
 }

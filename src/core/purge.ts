@@ -4,9 +4,10 @@
  * version rewrite the same history to the same commits, and a sync can match them.
  */
 import type { Handoff } from './schema.js';
+import { createHash } from 'node:crypto';
 import { isObjectId } from './object-id.js';
 
-/** A purge as recorded in the notes tree at `purged/<version>`, travelling with sync. */
+/** A purge as recorded in the notes tree at `recordPath(record)`, travelling with sync. */
 export interface PurgeRecord {
   /** the purged version's commit id (in the history before the purge) */
   version: string;
@@ -24,6 +25,16 @@ export interface PurgeRecord {
 
 /** What a purged bookkeeping record becomes wherever the history holds it. */
 export const RECORD_TOMBSTONE = '{"purged":true}\n';
+
+/** Whether a bookkeeping record's text is a purge's tombstone (readers take it for "purged", not for a damaged record). */
+export function isRecordTombstone(text: string): boolean {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && (v as { purged?: unknown }).purged === true;
+  } catch {
+    return false;
+  }
+}
 
 /** A path a bookkeeping purge may name: inside the notes tree, beside the notes (not a note's fan-out path), no `.`/`..` parts. */
 export function isRecordPath(path: string): boolean {
@@ -55,8 +66,30 @@ export function purgedMessage(trailers: Record<string, string>, target: string):
   return kept.length ? `${subject}\n\n${kept.map(([k, v]) => `${k}: ${v}`).join('\n')}\n` : `${subject}\n`;
 }
 
-export function recordPath(version: string): string {
-  return `${PURGED_DIR}/${version}`;
+/**
+ * Where a record is kept: `purged/<version>` for a version; for a bookkeeping record
+ * `purged/<commit>.<sha1 of its path>`, since one notes commit may put several leaked records
+ * in place (each gets a record of its own, named the same in every clone).
+ */
+export function recordPath(r: Pick<PurgeRecord, 'version' | 'path'>): string {
+  return `${PURGED_DIR}/${recordName(r)}`;
+}
+
+function recordName(r: Pick<PurgeRecord, 'version' | 'path'>): string {
+  return r.path === undefined ? r.version : `${r.version}.${createHash('sha1').update(r.path, 'utf8').digest('hex')}`;
+}
+
+/**
+ * Whether a record read at `purged/<name>` is kept there (a copy elsewhere is ignored). A
+ * bookkeeping record written before one commit could hold several sits at `purged/<commit>`.
+ */
+export function recordSitsAt(r: PurgeRecord, name: string): boolean {
+  return name === recordName(r) || (r.path !== undefined && name === r.version);
+}
+
+/** What tells two records apart: a version, or a path as one notes commit put it. */
+export function recordKey(r: Pick<PurgeRecord, 'version' | 'path'>): string {
+  return r.path === undefined ? r.version : `${r.version} ${r.path}`;
 }
 
 export function formatRecord(r: PurgeRecord): string {

@@ -47,8 +47,10 @@ export interface Rewrite {
  * objects only; moving a ref is the caller's compare-and-swap.
  */
 export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string, records: PurgedNote[], how: NoteRewrite): Promise<Rewrite> {
-  const purged = new Map(records.map((r) => [r.version, r]));
   const notes = records.filter((r) => !r.path);
+  const purged = new Map(notes.map((r) => [r.version, r]));
+  // the commits a purged note or record was put in place by: replayed even when nothing before them changed
+  const touched = new Set(records.map((r) => r.version));
   // A bookkeeping record is purged at its path wherever a replayed tree holds it there.
   const entries = records.filter((r): r is PurgedNote & { path: string } => Boolean(r.path));
   const placed = await placements(
@@ -69,7 +71,7 @@ export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string
     const newParents = parents.map((p) => mapping.get(p) ?? p);
     const own = purged.get(id);
     const puts = placed.get(id);
-    if (!own && !puts && newParents.every((p, i) => p === parents[i])) continue;
+    if (!touched.has(id) && !puts && newParents.every((p, i) => p === parents[i])) continue;
     const c = await requireCommit(store, id);
     let tree = c.tree;
     for (const { target, blob } of copies.values()) {
@@ -84,7 +86,7 @@ export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string
       tree = await writePath(store, tree, e.path, recordTombstone);
     }
     // (a record's commit keeps its message: the outgoing scan reads messages on their own)
-    const putAt = (own && !own.path ? own.target : undefined) ?? puts?.[0].target;
+    const putAt = own?.target ?? puts?.[0].target;
     // What a replayed version continues is named by id: it follows the ids the replay gives.
     const message = remapLineage(putAt ? how.message(c.message, putAt) : c.message, (old) => mapping.get(old));
     const newId = await store.write('commit', serializeCommit({ ...c, tree, parents: newParents, message }));

@@ -12,6 +12,7 @@ import { EMPTY_TREE_OID } from './objects.js';
 import { itemPath, parseItem, serializeItem, type ItemRecord, type WorkItemRef } from '../core/work-item.js';
 import { parseReceipt, serializeReceipt, type Receipt } from '../core/receipt.js';
 import { TransitionRefused } from '../errors.js';
+import { isRecordTombstone } from '../core/purge.js';
 import { resolveIdentities, type Identities } from './identity.js';
 
 export { APPROVED_POLICY_PATH };
@@ -21,6 +22,8 @@ export interface StoredItem {
   /** the record's blob id (null: none yet): the compare-and-swap guard of the next change */
   blob: string | null;
   problem: string | null;
+  /** the record is a purge's tombstone (`purge <path>` removed a leaked secret from it): read as no record, not as a damaged one */
+  purged?: boolean;
 }
 
 export interface ItemChange {
@@ -65,6 +68,7 @@ export class ItemStore {
     const blob = await readPath(this.repo.objects, await this.root(), itemPath(ref));
     const text = await this.text(blob);
     if (text === null) return { record: null, blob, problem: null };
+    if (isRecordTombstone(text)) return { record: null, blob, problem: null, purged: true };
     const parsed = parseItem(text);
     if ('problem' in parsed) return { record: null, blob, problem: `${itemPath(ref)} in ${'refs/notes/handoff'} is damaged: ${parsed.problem}` };
     return { record: parsed, blob, problem: null };

@@ -104,4 +104,101 @@ describe('secrets in bookkeeping records', () => {
     const everywhere = (r: TestRepo) => r.gitRaw(['grep', '-c', leaked, ...r.git('rev-list', 'refs/notes/handoff').trim().split('\n')]).stdout;
     expect(everywhere(a) + everywhere(b) + everywhere(bare)).toBe('');
   });
+
+  it('two leaked paths in one notes commit: purge tombstones and records both, and a clone that fetched the leak applies both', () => {
+    const { repo: a, bare } = withRemote();
+    const leaked = token();
+    const [receipt, item] = ['receipts/claim-4-abcdef012345.json', 'items/local/4.json'];
+    // one commit puts both, as a crafted (or scan-less) writer would
+    nativeCommit(
+      a,
+      receipt,
+      `{"id":"claim-4-abcdef012345","workItem":"local:#4","evidence":{"note":"pushed with ${leaked}"}}\n`,
+      'bookkeeping\n\nHandoff-Kind: receipt\n',
+    );
+    a.git('update-ref', 'refs/notes/handoff', 'refs/notes/handoff~1');
+    const blob = a
+      .gitRaw(['hash-object', '-w', '--stdin'], { input: `{"workItem":"local:#4","state":"in-progress","title":"deploy key ${leaked}","receipts":[]}\n` })
+      .stdout.trim();
+    const both = a.gitRaw(['rev-parse', `refs/notes/handoff@{1}^{tree}`]).stdout.trim();
+    const idx = { GIT_INDEX_FILE: `${a.dir}/.git/both-index` };
+    a.gitRaw(['read-tree', both], { env: idx });
+    a.gitRaw(['update-index', '--add', '--cacheinfo', `100644,${blob},${item}`], { env: idx });
+    const tree = a.gitRaw(['write-tree'], { env: idx }).stdout.trim();
+    const commit = a.gitRaw(['commit-tree', tree, '-p', 'refs/notes/handoff'], { input: 'bookkeeping\n\nHandoff-Kind: receipt\n' }).stdout.trim();
+    a.git('update-ref', 'refs/notes/handoff', commit);
+    expect(a.git('show', '--name-only', '--format=', 'refs/notes/handoff').trim().split('\n').sort()).toEqual([item, receipt]);
+    a.git('push', '-q', 'origin', 'main', 'refs/notes/handoff');
+    const b = TestRepo.init({ branch: 'unborn' });
+    b.git('remote', 'add', 'origin', bare.dir);
+    b.git('fetch', '-q', 'origin', 'main:main');
+    b.git('checkout', '-q', 'main');
+    expect(handoff(b, ['sync']).code).toBe(0);
+
+    const p = handoff(a, ['purge', receipt, item, '--json']);
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.json.purged.map((x: any) => x.path).sort()).toEqual([item, receipt]);
+    for (const path of [receipt, item]) expect(a.git('show', `refs/notes/handoff:${path}`)).toBe('{"purged":true}\n');
+    const records = a.git('ls-tree', '--name-only', 'refs/notes/handoff', 'purged/').trim().split('\n');
+    expect(records).toHaveLength(2);
+    const recorded = records.map((r) => JSON.parse(a.git('show', `refs/notes/handoff:${r}`)));
+    expect(recorded.map((r) => r.path).sort()).toEqual([item, receipt]);
+    expect(new Set(recorded.map((r) => r.version)).size).toBe(1);
+    const everywhere = (r: TestRepo) => r.gitRaw(['grep', '-c', leaked, ...r.git('rev-list', 'refs/notes/handoff').trim().split('\n')]).stdout;
+    expect(everywhere(a)).toBe('');
+    // named again, nothing is left to purge
+    expect(handoff(a, ['purge', receipt, item]).code).toBe(1);
+    expect(handoff(a, ['sync', '--force', 'origin']).code).toBe(0);
+    const s = handoff(b, ['sync']);
+    expect(s.code, s.stderr).toBe(0);
+    for (const path of [receipt, item]) expect(b.git('show', `refs/notes/handoff:${path}`)).toBe('{"purged":true}\n');
+    expect(everywhere(b) + everywhere(bare)).toBe('');
+  });
+
+  it('a purged record reads as purged: no "damaged" refusal, one line where the user needs it, and the item can be claimed again', () => {
+    const { repo } = withRemote();
+    const leaked = token();
+    expect(handoff(repo, ['claim', '--work-item', 'local:#5', '--title', 'Parse the config', '--session', 's1']).code).toBe(0);
+    expect(handoff(repo, ['claim', '--work-item', 'local:#6', '--title', 'Other work', '--session', 's1']).code).toBe(0);
+    const receipt = repo
+      .git('ls-tree', '--name-only', 'refs/notes/handoff', 'receipts/')
+      .split('\n')
+      .find((n) => n.includes('claim-6-'))!;
+    // the item record of #5 and the claim receipt of #6 leak, and are purged
+    nativeCommit(
+      repo,
+      'items/local/5.json',
+      `{"workItem":"local:#5","state":"in-progress","title":"key ${leaked}","receipts":[]}\n`,
+      'bookkeeping\n\nHandoff-Kind: item\n',
+    );
+    nativeCommit(repo, receipt, `{"id":"x","workItem":"local:#6","session":"${leaked}"}\n`, 'bookkeeping\n\nHandoff-Kind: receipt\n');
+    const p = handoff(repo, ['purge', 'items/local/5.json', receipt]);
+    expect(p.code, p.stderr).toBe(0);
+
+    const all = handoff(repo, ['status']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stderr).toBe('');
+    expect(all.stdout).toContain('local:#6: in-progress - Other work');
+    expect(all.stdout).not.toMatch(/damaged|malformed/);
+    const six = handoff(repo, ['status', '--work-item', 'local:#6', '--json']);
+    expect(six.code, six.stderr).toBe(0);
+    expect(six.stderr).toBe('');
+    expect(six.json.item.receipts).toEqual([]);
+
+    const five = handoff(repo, ['status', '--work-item', 'local:#5']);
+    expect(five.code, five.stderr).toBe(0);
+    expect(five.stderr).toBe("git handoff: local:#5: its record was purged ('git handoff purge' removed a leaked secret from it); it reads as a new item\n");
+    expect(five.stdout).toContain('local:#5: backlog');
+    for (const args of [
+      ['seed', '--work-item', 'local:#5'],
+      ['doc', '--work-item', 'local:#5', '--session', 's1'],
+    ]) {
+      const r = handoff(repo, args);
+      expect(r.stderr, args.join(' ')).not.toMatch(/damaged|malformed/);
+    }
+    const again = handoff(repo, ['claim', '--work-item', 'local:#5', '--title', 'Parse the config', '--session', 's2']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('local:#5: backlog -> in-progress');
+    expect(handoff(repo, ['status', '--work-item', 'local:#5']).stderr).toBe('');
+  });
 });

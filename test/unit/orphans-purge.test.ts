@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { placeOrphans, type Candidate, type Orphan } from '../../src/core/orphans.js';
-import { formatRecord, parseRecord, purgedMessage, tombstone, TOMBSTONE_SUMMARY } from '../../src/core/purge.js';
+import {
+  formatRecord,
+  isRecordTombstone,
+  parseRecord,
+  purgedMessage,
+  recordPath,
+  recordSitsAt,
+  tombstone,
+  RECORD_TOMBSTONE,
+  TOMBSTONE_SUMMARY,
+} from '../../src/core/purge.js';
 
 const hex = (c: string) => c.repeat(40);
 const orphan = (target: string, timestamp: number, patchId: string | null, tree: string | null): Orphan => ({
@@ -101,5 +111,26 @@ describe('purge: tombstones and records', () => {
     expect(parseRecord(formatRecord(r))).toEqual(r);
     expect(parseRecord('{')).toBeNull();
     expect(parseRecord(JSON.stringify({ ...r, blob: 'nope' }))).toBeNull();
+  });
+
+  it('two bookkeeping records one notes commit put in place have a record each, named the same everywhere', () => {
+    const a = { version: hex('4'), target: hex('4'), blob: hex('5'), path: 'receipts/claim-1-abcdef012345.json' };
+    const b = { ...a, blob: hex('6'), path: 'items/local/1.json' };
+    expect(recordPath({ version: hex('1') })).toBe(`purged/${hex('1')}`);
+    expect(recordPath(a)).toMatch(new RegExp(`^purged/${hex('4')}\\.[0-9a-f]{40}$`));
+    expect(recordPath(a)).not.toBe(recordPath(b));
+    expect(recordPath(a)).toBe(recordPath({ ...a }));
+    const name = (r: { version: string; path?: string }) => recordPath(r).slice('purged/'.length);
+    expect(recordSitsAt(a, name(a))).toBe(true);
+    expect(recordSitsAt(a, name(b))).toBe(false);
+    // where an earlier release kept a bookkeeping record
+    expect(recordSitsAt(a, hex('4'))).toBe(true);
+    expect(recordSitsAt({ version: hex('1'), target: hex('2'), blob: hex('3') }, hex('4'))).toBe(false);
+  });
+
+  it("a record's tombstone is told from a damaged record", () => {
+    expect(isRecordTombstone(RECORD_TOMBSTONE)).toBe(true);
+    expect(isRecordTombstone('{ "purged": true }')).toBe(true);
+    for (const t of ['{"purged":true,"title":"x"}', '{"purged":"true"}', '[true]', '{', '', 'null']) expect(isRecordTombstone(t), t).toBe(false);
   });
 });
