@@ -47,6 +47,20 @@ export interface OutgoingScan {
 }
 
 /**
+ * The one line for the encrypted versions a push sends that no key here reads and this clone
+ * did not write (docs/privacy.md): `sync` and the pre-push hook both say it.
+ */
+export function unscannedLine(ids: string[], dryRun = false): string {
+  const n = ids.length;
+  const named = ids
+    .slice(0, 5)
+    .map((id) => id.slice(0, 12))
+    .join(', ');
+  const them = n === 1 ? 'it' : 'them';
+  return `${dryRun ? 'would send' : 'sent'} ${n} version${n === 1 ? '' : 's'} encrypted for others that came from elsewhere: no key here reads ${them}, so the secret scan could not and does not vouch for ${them} (${named}${n > 5 ? ` and ${n - 5} more` : ''})`;
+}
+
+/**
  * An encrypted version this clone wrote: its plaintext was scanned before it was encrypted
  * (src/app/write.ts), so the record lists it as scanned, under this build and allow list,
  * as the push's own scan would. A version encrypted to others only is then pushed as

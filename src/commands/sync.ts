@@ -2,6 +2,7 @@ import type { CommandModule } from './types.js';
 import { DRY_RUN_OPTION, JSON_OPTION } from './types.js';
 import { withRepo } from '../app/repository.js';
 import { syncHandoffs, type SyncResult } from '../app/sync.js';
+import { unscannedLine } from '../app/outgoing-secrets.js';
 import { stderrProgress } from '../cli/progress.js';
 import { visibleText } from '../core/visible-text.js';
 import { divergedList, divergenceLines } from '../app/show-report.js';
@@ -102,11 +103,4 @@ export function renderSync(r: SyncResult): string {
   if (r.forced && r.action !== 'push') lines.push(`${r.dryRun ? 'would replace' : 'replaced'} ${r.remote}'s copy of purged versions (forced push)`);
   if (r.dryRun) lines.push('dry run: nothing was written');
   return `${lines.join('\n')}\n`;
-}
-
-/** The encrypted versions a push sends that no key here reads and this clone did not write (docs/privacy.md). */
-export function unscannedLine(ids: string[], dryRun = false): string {
-  const n = ids.length;
-  const named = ids.slice(0, 5).map(short).join(', ') + (n > 5 ? ` and ${n - 5} more` : '');
-  return `${dryRun ? 'would send' : 'sent'} ${versions(n)} encrypted for others that came from elsewhere: no key here reads ${n === 1 ? 'it' : 'them'}, so the secret scan could not and does not vouch for ${n === 1 ? 'it' : 'them'} (${named})`;
 }

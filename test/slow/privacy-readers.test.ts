@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Fleet, type FleetRepo } from '../helpers/fleet.js';
 import { handoff } from '../helpers/cli.js';
 import { tempDir } from '../helpers/repo.js';
+import { gitWithHooks } from '../helpers/hooks.js';
 
 function as(repo: FleetRepo, name: string): FleetRepo {
   Object.assign(repo.env, {
@@ -213,6 +214,14 @@ describe('the outgoing secret scan', () => {
     const c = handoff(carol, ['sync', 'mirror']);
     expect(c.code, c.stderr).toBe(0);
     expect(c.stdout).toMatch(new RegExp(`sent 1 version encrypted for others that came from elsewhere: .*does not vouch for it \\(${team.slice(0, 12)}\\)`));
+    // the pre-push hook (init --sync) says the same line, whichever way it pushes the history
+    expect(handoff(carol, ['init', '--sync']).code).toBe(0);
+    mirror(carol, 'mirror2');
+    const push = gitWithHooks(carol, ['push', '-q', 'mirror2', 'main']);
+    expect(push.code, push.stderr).toBe(0);
+    expect(push.stderr).toMatch(
+      new RegExp(`^git-handoff: sent 1 version encrypted for others that came from elsewhere: .*does not vouch for it \\(${team.slice(0, 12)}\\)$`, 'm'),
+    );
     // ada can read it: her push scans it as text, and names nothing
     sync(ada);
     mirror(ada, 'mirror');

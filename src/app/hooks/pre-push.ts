@@ -13,7 +13,7 @@ import { pushNotes, trackingRef, type NetworkBudget } from '../../git/remote.js'
 import { isAncestor } from '../../git/notes-history.js';
 import { pushIsDryRun } from '../../git/push-process.js';
 import { configuredBudget, syncHandoffs } from '../sync.js';
-import { refuseOutgoingSecrets } from '../outgoing-secrets.js';
+import { refuseOutgoingSecrets, unscannedLine } from '../outgoing-secrets.js';
 import { isHandoffError } from '../../errors.js';
 import type { HookContext } from './types.js';
 import type { Divergence } from '../show.js';
@@ -28,6 +28,8 @@ export type PushAlongside = {
   versions?: number;
   /** the merge left the current branch with two or more heads */
   divergence?: Divergence | null;
+  /** encrypted versions sent that no key here reads and this clone did not write: not vouched for */
+  unscanned?: string[];
 };
 
 /** Decides and does the notes push for a push to `remoteArg` (a remote's name, or a URL). */
@@ -41,11 +43,17 @@ export async function pushAlongside(repo: Repo, remoteArg: string | undefined, b
   // Nothing the remote lacks, as far as the last fetch knows: no network at all.
   if (tracked === local || (tracked && (await isAncestor(repo, local, tracked)))) return { action: 'nothing', remote };
   if (!tracked || (await isAncestor(repo, tracked, local))) {
-    await refuseOutgoingSecrets(repo, new HandoffStore(repo), local, tracked);
-    if ((await pushNotes(repo, remote, local, tracked, { budget })) === 'ok') return { action: 'pushed', remote };
+    const { unscanned } = await refuseOutgoingSecrets(repo, new HandoffStore(repo), local, tracked);
+    if ((await pushNotes(repo, remote, local, tracked, { budget })) === 'ok') return { action: 'pushed', remote, unscanned };
   }
   const r = await syncHandoffs(repo, { remote, dryRun: false, force: false, budget });
-  return { action: r.action === 'merge' ? 'merged' : r.action === 'up-to-date' ? 'nothing' : 'pushed', remote, versions: r.incoming, divergence: r.divergence };
+  return {
+    action: r.action === 'merge' ? 'merged' : r.action === 'up-to-date' ? 'nothing' : 'pushed',
+    remote,
+    versions: r.incoming,
+    divergence: r.divergence,
+    unscanned: r.unscanned,
+  };
 }
 
 export async function run(ctx: HookContext): Promise<number> {
@@ -57,6 +65,7 @@ export async function run(ctx: HookContext): Promise<number> {
       const r = await pushAlongside(repo, remote, await configuredBudget(repo, 'handoff.sync.hookTimeout', HOOK_TIMEOUT_SECONDS));
       if (r.action === 'pushed') ctx.io.err(`git-handoff: pushed the handoff history (${NOTES_REF}) to ${r.remote}`);
       if (r.action === 'merged') ctx.io.err(`git-handoff: merged ${r.versions} handoff version(s) from ${r.remote} and pushed the handoff history`);
+      if (r.action !== 'nothing' && r.unscanned?.length) ctx.io.err(`git-handoff: ${unscannedLine(r.unscanned)}`);
       const d = r.divergence;
       if (d) for (const line of divergenceLines(d.latest, d.diverged, `the latest, version ${d.latest.id.slice(0, 12)}`)) ctx.io.err(`git-handoff: ${line}`);
     } catch (e) {
