@@ -1,6 +1,6 @@
 /** What doctor reports: a finding, how it counts, and when the repository is healthy (its checks in doctor-*.ts). */
 
-export type FindingKind = 'orphan' | 'lost' | 'lock' | 'copies' | 'install' | 'agent' | 'unreadable' | 'lineage' | 'diverged';
+export type FindingKind = 'orphan' | 'lost' | 'lock' | 'copies' | 'install' | 'agent' | 'unreadable' | 'key' | 'lineage' | 'diverged';
 
 /**
  * How a finding counts (a finding and `healthy` always agree): `fixable` until
@@ -33,6 +33,9 @@ export interface Finding {
   /** for versions the user's key cannot read: the first of their ids, newest first, and how many there are (also: versions written before lineage) */
   versions?: string[];
   count?: number;
+  /** for `doctor --key`: the versions whose readers cannot be told from what is in the clear, the first of them, and how many */
+  unknown?: string[];
+  unknownCount?: number;
 }
 
 export function findingLevel(f: Finding): FindingLevel {

@@ -21,7 +21,7 @@ import { checkInstall } from './doctor-install.js';
 import { checkAgentTrust } from './doctor-agents.js';
 import { checkLostVersions } from './doctor-lost.js';
 import { checkNoteCopies } from './doctor-copies.js';
-import { checkUnreadable } from './doctor-unreadable.js';
+import { checkKeyReaders, checkUnreadable } from './doctor-unreadable.js';
 import { checkDivergence, checkLineage } from './doctor-lineage.js';
 import { branchForTrailer } from '../core/commit-message.js';
 import { isHealthy, type Finding } from './doctor-finding.js';
@@ -38,6 +38,8 @@ export interface DoctorRequest {
   fix: boolean;
   /** re-attach notes whose commit is not in this clone even when a fetch might bring it */
   reattachMissing?: boolean;
+  /** also list the encrypted versions this age public key cannot read (`doctor --key`) */
+  key?: string;
   nowMs?: number;
 }
 
@@ -82,6 +84,7 @@ export async function runDoctor(repo: Repo, req: DoctorRequest): Promise<DoctorR
   findings.push(...(await checkInstall(repo, req.fix)));
   findings.push(...checkAgentTrust(repo, process.env));
   findings.push(...(await checkUnreadable(repo)));
+  if (req.key !== undefined) findings.push(...(await checkKeyReaders(repo, req.key)));
   findings.push(...(await lineage));
   // after --fix's repairs: the heads as every reader names them now
   findings.push(...(await checkDivergence(repo)));

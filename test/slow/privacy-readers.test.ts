@@ -183,6 +183,53 @@ describe('doctor', () => {
   });
 });
 
+describe('doctor --key', () => {
+  it('lists the versions another public key cannot read, from the readers list in the clear; what cannot be told is said so', () => {
+    const fleet = new Fleet(2);
+    const ada = as(fleet.clones[0], 'ada');
+    const carol = as(fleet.clones[1], 'carol');
+    const adaKey = newKey(ada);
+    const bobKey = handoff(ada, ['key', 'new'], { env: { XDG_CONFIG_HOME: tempDir('handoff-xdg-bob-') } }).stdout.trim();
+    const danKey = handoff(ada, ['key', 'new'], { env: { XDG_CONFIG_HOME: tempDir('handoff-xdg-dan-') } }).stdout.trim();
+    ada.commit('readers: ada and bob', { '.handoff-recipients': `${adaKey} # ada\n${bobKey} # bob\n` });
+    const t1 = writeDoc(ada, 'TEAM-BOTH', '--team').json.version as string;
+    ada.commit('readers: ada only', { '.handoff-recipients': `${adaKey} # ada\n` });
+    const t2 = writeDoc(ada, 'TEAM-ADA', '--team').json.version as string;
+    const p1 = writeDoc(ada, 'PRIVATE', '--private').json.version as string;
+    writeDoc(ada, 'SHARED');
+    ada.git('push', '-q', 'origin', 'main');
+    sync(ada);
+    carol.git('pull', '-q', 'origin', 'main');
+    sync(carol);
+    const keyFinding = (repo: FleetRepo, key: string) => {
+      const r = handoff(repo, ['doctor', '--json', '--key', key]);
+      expect(r.json?.ok, r.stdout + r.stderr).toBe(true);
+      return (r.json.findings as any[]).find((f) => f.kind === 'key');
+    };
+    // carol holds no key at all: the answer is the same as in ada's clone, from what is in the clear
+    for (const repo of [ada, carol]) {
+      expect(keyFinding(repo, bobKey)).toMatchObject({ level: 'note', subject: bobKey, versions: [t2], count: 1, unknown: [p1], unknownCount: 1 });
+      expect(keyFinding(repo, danKey)).toMatchObject({ versions: [t2, t1], count: 2, unknown: [p1], unknownCount: 1 });
+    }
+    const line = handoff(carol, ['doctor', '--key', bobKey])
+      .stdout.split('\n')
+      .find((l) => l.includes(bobKey.slice(0, 12)))!;
+    expect(line).toMatch(
+      new RegExp(
+        `^note: 1 version cannot be read by ${bobKey.slice(0, 12)}\\.\\.\\.: ${t2.slice(0, 12)}; 1 more cannot be told from what is in the clear \\(${p1.slice(0, 12)}\\): private versions`,
+      ),
+    );
+    // her own key: exact, by decrypting
+    expect(keyFinding(ada, adaKey)).toMatchObject({ versions: [], count: 0, unknownCount: 0 });
+    expect(keyFinding(ada, adaKey).message).toMatch(/your own key\) can read every encrypted version/);
+    // not a key: a usage error in one line, exit 2
+    const bad = handoff(ada, ['doctor', '--key', 'age1nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/--key age1nope is not an age public key/);
+  });
+});
+
 describe('the outgoing secret scan', () => {
   it('vouches for an encrypted version written here (scanned before it was encrypted), not for one fetched from elsewhere', () => {
     const fleet = new Fleet(3);
