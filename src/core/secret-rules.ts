@@ -542,8 +542,9 @@ export const SECRET_RULES: SecretRule[] = [
     id: 'teams-webhook',
     family: 'Microsoft Teams',
     kind: 'Microsoft Teams webhook',
-    keywords: ['webhook.office.com'],
-    pattern: `https://[a-z0-9-]+\\.webhook\\.office\\.com/webhookb2/${UUID}@${UUID}/IncomingWebhook/[a-z0-9]{32}/${UUID}(?:/[\\w-]+)?`,
+    // the connector URL, and its older form on outlook.office(365).com/webhook/
+    keywords: ['webhook.office.com', 'outlook.office'],
+    pattern: `https://(?:[a-z0-9-]+\\.webhook\\.office\\.com/webhookb2|outlook\\.office(?:365)?\\.com/webhook)/${UUID}@${UUID}/IncomingWebhook/[a-z0-9]{32}/${UUID}(?:/[\\w-]+)?`,
     i: true,
     keep: 0,
   },

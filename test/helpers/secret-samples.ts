@@ -155,7 +155,10 @@ export const SAMPLES: Record<string, Sample> = {
   },
   'slack-app-token': { make: (f) => `${j('xa', 'pp-1-A')}${c(f, UA, 10)}-${c(f, DIGITS, 13)}-${hex(f, 64)}` },
   'slack-webhook': { make: (f) => f.slackWebhook() },
-  'teams-webhook': { make: (f) => `https://acme.${j('webhook', '.office')}.com/webhookb2/${uuid(f)}@${uuid(f)}/IncomingWebhook/${hex(f, 32)}/${uuid(f)}` },
+  'teams-webhook': {
+    make: (f, p) =>
+      `https://${p([`acme.${j('webhook', '.office')}.com/webhookb2`, `${j('outlook', '.office')}.com/webhook`, `${j('outlook', '.office365')}.com/webhook`])}/${uuid(f)}@${uuid(f)}/IncomingWebhook/${hex(f, 32)}/${uuid(f)}`,
+  },
   'tailscale-key': { make: (f, p) => `${j('tsk', 'ey-')}${p(['auth', 'api', 'client'])}-k${c(f, ALNUM, 16)}-${c(f, ALNUM, 33)}` },
   'discord-webhook': { make: (f) => `https://${j('discord', '.com/api/webhooks/')}${c(f, DIGITS, 18)}/${c(f, B64URL, 68)}` },
   'discord-token': { name: 'DISCORD_BOT_TOKEN', make: (f) => `M${c(f, ALNUM, 24)}.${c(f, B64URL, 6)}.${c(f, B64URL, 30)}` },
