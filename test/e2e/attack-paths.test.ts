@@ -158,6 +158,28 @@ describe('tracked files linked to /dev/zero', () => {
         ]);
     }
   });
+
+  it("every commit (the post-commit hook) and Claude's prompt hook finish at once too", () => {
+    expect(run(repo, ['init']).code).toBe(0);
+    const input = JSON.stringify({ session_id: 's2', cwd: repo.dir, hook_event_name: 'UserPromptSubmit', prompt: 'we are done, wrap up' });
+    const prompt = run(repo, ['hook', 'user-prompt-submit', '--agent', 'claude'], { input });
+    expect(prompt.signal, `the prompt hook was stopped after ${prompt.ms} ms`).toBeNull();
+    expect(prompt.code, prompt.stderr).toBe(0);
+    for (const message of ['feat: one', 'feat: two']) {
+      const t0 = Date.now();
+      const r = spawnSync('git', ['commit', '-q', '--allow-empty', '-m', message], {
+        cwd: repo.dir,
+        env: { ...repo.tick(), PATH: cliPath() },
+        encoding: 'utf8',
+        timeout: LIMIT_MS,
+        killSignal: 'SIGKILL',
+      });
+      expect(r.signal, `git commit was stopped after ${Date.now() - t0} ms`).toBeNull();
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/internal error|heap|Invalid string length/i);
+    }
+    expect(repo.git('log', '-1', '--format=%s')).toBe('feat: two\n');
+  });
 });
 
 describe('FIFOs in place of the state files under .git/handoff/', () => {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { handoff } from '../helpers/cli.js';
 import { nativeCommit, token, withRemote } from '../helpers/native-notes.js';
+import { gitWithHooks, handoffLines } from '../helpers/hooks.js';
 
 describe('secrets a push would send outside the note blobs', () => {
   it.each([
@@ -43,5 +44,27 @@ describe('secrets a push would send outside the note blobs', () => {
     const r = handoff(repo, ['sync']);
     expect(r.code, r.stderr).toBe(0);
     expect(bare.gitRaw(['rev-parse', '-q', '--verify', 'refs/notes/handoff']).status).toBe(0);
+  });
+
+  it('the pre-push hook reads the same: a leaked record, then a commit subject, stays home; the user’s push goes on', () => {
+    const { repo, bare } = withRemote();
+    expect(handoff(repo, ['init', '--sync']).code).toBe(0);
+    expect(gitWithHooks(repo, ['push', '-q', 'origin', 'main']).code).toBe(0);
+    const before = bare.git('rev-parse', 'refs/notes/handoff').trim();
+    expect(before).toBe(repo.notesRef());
+    const pushed = (what: RegExp) => {
+      repo.commit(`feat: more ${what.source.length}`, { 'b.txt': `${what.source}\n` });
+      const push = gitWithHooks(repo, ['push', '-q', 'origin', 'main']);
+      expect(push.code, push.stderr).toBe(0);
+      expect(handoffLines(push.stderr)).toEqual([expect.stringMatching(/^git-handoff: the handoff history was not pushed \(.*\); your push goes on$/)]);
+      expect(handoffLines(push.stderr)[0]).toMatch(what);
+      expect(bare.git('rev-parse', 'main').trim()).toBe(repo.head());
+      expect(bare.git('rev-parse', 'refs/notes/handoff').trim()).toBe(before);
+    };
+    nativeCommit(repo, 'items/local/9.json', `{"workItem":"local:#9","title":"deploy key ${token()}","receipts":[]}\n`, 'bookkeeping\n\nHandoff-Kind: item\n');
+    pushed(/the bookkeeping record items\/local\/9\.json holds a secret/);
+    expect(handoff(repo, ['purge', 'items/local/9.json']).code).toBe(0);
+    nativeCommit(repo, 'policy/extra', 'ok\n', `deploy with ${token()}\n`);
+    pushed(/its message holds a secret/);
   });
 });

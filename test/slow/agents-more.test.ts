@@ -319,6 +319,8 @@ describe('doctor and Codex trust', () => {
       /Codex will not run the git-handoff hooks in \.codex\/hooks\.json \(the project is not trusted in .*config\.toml; not trusted yet: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd\)/,
     );
     expect(f.action).toMatch(/--dangerously-bypass-hook-trust/);
+    // advice that would run the repository's own hooks says so (issue 23 point 5)
+    expect(f.action).toContain("which runs every hook this repository's .codex/hooks.json names, not only ours: review them first");
     writeFileSync(join(codexHome, 'config.toml'), `[projects."${repo.dir}"]\ntrust_level = "trusted"\n\n${state(() => 'sha256:0000')}`);
     expect(doctor()[0].message).toMatch(/changed since you trusted them: SessionStart/);
     writeFileSync(join(codexHome, 'config.toml'), `[projects."${repo.dir}"]\ntrust_level = "trusted"\n\n${state(real)}`);

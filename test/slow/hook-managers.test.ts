@@ -225,6 +225,8 @@ describe('simple-git-hooks (real simple-git-hooks 2.14 from npm)', () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('add git-handoff to the "post-commit" command in package.json ("simple-git-hooks")');
     expect(init.stdout).toContain("run 'npx simple-git-hooks'");
+    // advice that would run the repository's own hooks says so (issue 23 point 5)
+    expect(init.stdout).toContain("it writes every hook in the repository's simple-git-hooks config, and git then runs them: review that config first");
     const config = JSON.parse(readFileSync(join(repo.dir, 'package.json'), 'utf8'))['simple-git-hooks'];
     expect(Object.keys(config)[0]).toBe('post-commit');
     expect(Object.keys(config)).toEqual(expect.arrayContaining(['post-commit', 'prepare-commit-msg', 'post-rewrite']));
