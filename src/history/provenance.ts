@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repo } from '../git/repo.js';
 import { NOTES_REF } from '../git/repo.js';
-import { parseCommit } from '../git/objects.js';
+import { commitAuthor } from '../git/objects.js';
 import { hasSignature, verifySignatures } from '../git/signing.js';
 import type { Provenance } from '../core/provenance.js';
 
@@ -41,7 +41,7 @@ export class ProvenanceReader {
       // The header alone (the author, a signature): 50,000 messages need not be decoded.
       const end = raw.data.indexOf('\n\n');
       const header = end < 0 ? raw.data : raw.data.subarray(0, end);
-      const { author } = parseCommit(header);
+      const author = commitAuthor(header);
       authors.set(id, { name: author.name, email: author.email });
       if (hasSignature(header)) signed.push(id);
     }
