@@ -24,6 +24,7 @@ import { checkNoteCopies } from './doctor-copies.js';
 import { checkKeyReaders, checkUnreadable } from './doctor-unreadable.js';
 import { checkDivergence, checkLineage } from './doctor-lineage.js';
 import { branchForTrailer } from '../core/commit-message.js';
+import { reattachLineage } from '../core/lineage.js';
 import { isHealthy, type Finding } from './doctor-finding.js';
 
 export { findingLevel, type Finding } from './doctor-finding.js';
@@ -191,9 +192,12 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
     return !carried.has(blob);
   };
 
-  // The newest orphan chose first; re-attaching oldest first keeps it the newest version.
+  // The newest orphan chose first; re-attaching oldest first (by lineage) keeps it the newest
+  // version, each continuing the one it carries and the re-attach before it on its branch.
   const byTarget = new Map(orphans.map((o) => [o.target, o]));
-  for (const p of [...placements].sort((x, y) => x.orphan.timestamp - y.orphan.timestamp)) {
+  const ordered = await reader.reattachOrder(placements.map((p) => ({ ...p, blob: p.orphan.blob, timestamp: p.orphan.timestamp })));
+  const previous = new Map<string | null, string>();
+  for (const { item: p, carried } of ordered) {
     const o = byTarget.get(p.orphan.target)!;
     const what = `the note of ${o.target.slice(0, 7)} (${o.note.why === 'missing' ? 'commit gone' : 'commit on no branch'})`;
     if (p.to === null) {
@@ -244,8 +248,15 @@ async function checkOrphans(repo: Repo, fix: boolean, reattachMissing: boolean):
     if (fix) {
       version = await store.commit('version', async (root) => setNote(repo.objects, await setNote(repo.objects, root, to, o.blob), o.target, null), {
         subject: `handoff ${to.slice(0, 7)}${branch ? ` on ${branch}` : ''}: re-attached from ${o.target.slice(0, 7)} (same ${p.by})`,
-        trailers: { 'Handoff-Target': to, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': o.target, ...o.carried.trailers },
+        trailers: {
+          'Handoff-Target': to,
+          ...(branch ? { 'Handoff-Branch': branch } : {}),
+          'Handoff-Reattached-From': o.target,
+          ...o.carried.trailers,
+          ...reattachLineage(carried, previous.get(branch), await reader.headIds(branch)),
+        },
       });
+      previous.set(branch, version);
     }
     const onBranch = branch ? ` on ${branch}` : ' (detached)';
     out.push({

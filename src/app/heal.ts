@@ -21,6 +21,7 @@ import { carriedNote } from './carried-note.js';
 import { operationInProgress } from '../git/in-progress.js';
 import { placeOrphans, type Orphan } from '../core/orphans.js';
 import { isObjectId } from '../core/object-id.js';
+import { reattachLineage } from '../core/lineage.js';
 import { readCommit } from '../git/read-objects.js';
 import { headReflogSince, headReflogSize, squashedCommits } from '../git/in-progress.js';
 import { readLocalState, removeLocalState, writeLocalState } from '../state/local-state.js';
@@ -124,8 +125,13 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
   const branch = repo.headBranch();
   const reader = new VersionReader(repo);
   const out: Healed[] = [];
-  // Oldest first, so the newest handoff ends up the newest version, as in doctor --fix.
-  for (const p of [...placements].sort((x, y) => x.orphan.timestamp - y.orphan.timestamp)) {
+  // Oldest first (by lineage), so the newest handoff ends up the newest version, as in
+  // doctor --fix: each continues the version it carries and the one written before it.
+  const ordered = await reader.reattachOrder(
+    placements.filter((p) => p.to !== null).map((p) => ({ ...p, blob: p.orphan.blob, timestamp: p.orphan.timestamp })),
+  );
+  let previous: string | null = null;
+  for (const { item: p, carried } of ordered) {
     if (p.to === null) continue;
     const to = p.to;
     const old = p.orphan.target;
@@ -139,9 +145,16 @@ export async function healMergedNotes(repo: Repo, from: string | null, to: strin
       },
       {
         subject: `handoff ${to.slice(0, 7)}${branch ? ` on ${branch}` : ''}: carried over from ${old.slice(0, 7)} (same ${p.by}: merged on the forge)`,
-        trailers: { 'Handoff-Target': to, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': old, ...trailers },
+        trailers: {
+          'Handoff-Target': to,
+          ...(branch ? { 'Handoff-Branch': branch } : {}),
+          'Handoff-Reattached-From': old,
+          ...trailers,
+          ...reattachLineage(carried, previous, await reader.headIds(branch)),
+        },
       },
     );
+    previous = version;
     out.push({ from: old, to, by: p.by, moved, version });
   }
   return out;
@@ -208,10 +221,18 @@ export async function landSquash(repo: Repo): Promise<Healed | null> {
   if (!chosen) return null;
   const { target: old, blob } = chosen;
   const branch = repo.headBranch();
-  const { trailers } = await carriedNote(new VersionReader(repo), blob, (await repo.objects.read(blob))!.data);
+  const reader = new VersionReader(repo);
+  const { trailers } = await carriedNote(reader, blob, (await repo.objects.read(blob))!.data);
+  const [{ carried }] = await reader.reattachOrder([{ blob, timestamp: 0 }]);
   const version = await store.commit('version', (tree) => setNote(repo.objects, tree, head, blob), {
     subject: `handoff ${head.slice(0, 7)}${branch ? ` on ${branch}` : ''}: carried over from ${old.slice(0, 7)} (squash merge)`,
-    trailers: { 'Handoff-Target': head, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': old, ...trailers },
+    trailers: {
+      'Handoff-Target': head,
+      ...(branch ? { 'Handoff-Branch': branch } : {}),
+      'Handoff-Reattached-From': old,
+      ...trailers,
+      ...reattachLineage(carried, null, await reader.headIds(branch)),
+    },
   });
   return { from: old, to: head, by: 'squash', moved: false, version };
 }

@@ -36,6 +36,20 @@ export function lineageTrailers(continues: string[], beside: string[]): Record<s
   return { [CONTINUES_TRAILER]: continues.length ? continues.join(',') : 'none', ...(open.length ? { [BESIDE_TRAILER]: open.join(',') } : {}) };
 }
 
+/**
+ * The lineage of a re-attach (a note carried onto the commit that now holds its work): it
+ * continues the version whose note it carries and the re-attach written just before it in
+ * the same run (oldest by lineage first), so a run makes one head, and names the heads of
+ * the branch it lands on as left open (`heads`: it does not continue them, so a session's
+ * work there stays a head, and a divergence is said); with neither known it records none
+ * (and continues what lies below it, as before lineage).
+ */
+export function reattachLineage(carried: string | undefined, previous: string | null | undefined, heads: string[]): Record<string, string> {
+  const continues = [...new Set([carried, previous].filter((x): x is string => typeof x === 'string'))];
+  // the heads of the branch it lands on that it does not continue: left open, as any writer records them
+  return continues.length ? lineageTrailers(continues, heads) : {};
+}
+
 export interface HeadFacts {
   id: string;
   /** committer time, seconds */

@@ -173,6 +173,39 @@ export class VersionReader {
     return null;
   }
 
+  /**
+   * Re-attaches (notes carried onto the commits that now hold their work: post-rewrite where
+   * git copied nothing, a local or forge squash or rebase merge, `doctor --fix`; docs/format.md
+   * "Rewritten commits") in the order to write them: oldest by lineage first (by date among
+   * notes no version within `limit` commits wrote), each with the version whose note it
+   * carries. The caller chains them (core/lineage.ts `reattachLineage`), so the newest is
+   * the one head they make and the lineage says where each came from.
+   */
+  async reattachOrder<T extends { blob: string; timestamp: number }>(items: T[], limit = 5000): Promise<{ item: T; carried: string | undefined }[]> {
+    const want = new Set(items.map((i) => i.blob));
+    const writers = new Map<string, { id: string; rank: number }>();
+    const tip = await this.store.tip();
+    if (tip && want.size) {
+      let steps = 0;
+      let rank = 0;
+      for await (const { version } of walkVersions(this.store, tip)) {
+        if (++steps > limit || writers.size === want.size) break;
+        if (!version) continue;
+        const note = await findNote(this.repo.objects, version.commit.tree, version.writtenAt);
+        if (note && want.has(note.blob) && !writers.has(note.blob)) writers.set(note.blob, { id: version.id, rank });
+        rank++;
+      }
+    }
+    const rank = (i: T) => writers.get(i.blob)?.rank ?? Number.MAX_SAFE_INTEGER;
+    return [...items].sort((x, y) => rank(y) - rank(x) || x.timestamp - y.timestamp).map((item) => ({ item, carried: writers.get(item.blob)?.id }));
+  }
+
+  /** The ids of a branch's heads at the tip (none while it has no version of its own): what a writer there leaves open beside what it continues. */
+  async headIds(branch: string | null): Promise<string[]> {
+    const l = await this.latest({ branch });
+    return l.fallback || !l.version ? [] : [l.version.id, ...l.diverged.map((d) => d.id)];
+  }
+
   /** The newest few version ids, for a message naming the versions that do exist. */
   async newestIds(n = 5): Promise<string[]> {
     const out: string[] = [];

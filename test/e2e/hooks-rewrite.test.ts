@@ -136,4 +136,32 @@ describe('post-rewrite: handoffs survive amend and rebase', () => {
     expect(tip).toContain(`Handoff-Kind: version\nHandoff-Target: ${r.head}`);
     expect(handoff(repo, ['show', '--json']).json.target).toBe(r.head);
   });
+
+  it('without notes.rewriteRef, a rebase of three commits carries each handoff on, one head: the newest, whatever the clocks say', () => {
+    const repo = installed();
+    repo.git('config', '--unset-all', 'notes.rewriteRef');
+    repo.git('checkout', '-q', '-b', 'topic');
+    const written: string[] = [];
+    for (const [n, skew] of [
+      ['a', 7200],
+      ['b', 0],
+      ['c', 0],
+    ] as const) {
+      commitWithHooks(repo, `feat: ${n}`, { [`${n}.txt`]: `${n}\n` });
+      const t = repo.clock + 60 + skew;
+      const w = handoff(repo, ['write', '--json', '--summary', `on ${n}`], { env: { GIT_COMMITTER_DATE: `@${t} +0000`, GIT_AUTHOR_DATE: `@${t} +0000` } });
+      written.push(w.json.version);
+    }
+    repo.git('checkout', '-q', 'main');
+    repo.commit('feat: main moves', { 'm.txt': 'm\n' });
+    repo.git('checkout', '-q', 'topic');
+    const r = gitWithHooks(repo, ['rebase', 'main']);
+    expect(r.code, r.stderr).toBe(0);
+    const show = handoff(repo, ['show', '--json']).json;
+    expect(show).toMatchObject({ target: repo.head(), diverged: false, due: false });
+    expect(show.handoff.summary).toBe('on c');
+    // each carried note continues the version it carries (and the one carried before it)
+    expect(show.continues).toContain(written[2]);
+    repo.fsck();
+  });
 });

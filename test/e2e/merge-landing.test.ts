@@ -130,3 +130,30 @@ describe('merges made on the target without our hooks, then doctor --fix', () =>
     expectLandedOnMain(repo);
   });
 });
+
+describe('a landed handoff records what it carries (issue 22: lineage)', () => {
+  it("continues the feature's newest handoff, not every version below it: a head main gained meanwhile stays a head, and show says they diverged", () => {
+    const repo = TestRepo.init();
+    repo.commit('feat: start');
+    expect(handoff(repo, ['init']).code).toBe(0);
+    const commit = (m: string, files: Record<string, string>) => {
+      for (const [p, c] of Object.entries(files)) repo.write(p, c);
+      gitWithHooks(repo, 'add', '--', ...Object.keys(files));
+      gitWithHooks(repo, 'commit', '-q', '-m', m);
+    };
+    const newest = featureBranch(repo, commit);
+    // Meanwhile another session on main writes from main's start and asks the user something.
+    repo.git('checkout', '-q', 'main');
+    const onMain = writeVersion(repo, 'main: another session', ['--add-ask-user', 'Ship on Friday?']);
+    gitWithHooks(repo, 'merge', '-q', '--squash', 'feature');
+    gitWithHooks(repo, 'commit', '-q', '-m', 'Feature, squashed');
+    gitWithHooks(repo, 'branch', '-q', '-D', 'feature');
+
+    const show = handoff(repo, ['show', '--json']).json;
+    expect(show).toMatchObject({ target: repo.head(), due: false, continues: [newest] });
+    expect(show.handoff.summary).toBe('feature done; next: the docs');
+    // main's own head is not continued by a note carried from the feature: both are heads
+    expect(show.diverged).toEqual([expect.objectContaining({ version: onMain, holds: { ask_user: ['Ship on Friday?'] } })]);
+    expect(handoff(repo, ['show']).stdout).toContain('Ship on Friday?');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heldBeyond, joinHeads, lineageTrailers, orderHeads, parseLineage, remapLineage } from '../../src/core/lineage.js';
+import { heldBeyond, joinHeads, lineageTrailers, orderHeads, parseLineage, reattachLineage, remapLineage } from '../../src/core/lineage.js';
 
 const id = (c: string) => c.repeat(40);
 
@@ -45,5 +45,19 @@ describe('what a head holds that another does not', () => {
     expect(handoff.soft_context?.notes).toEqual(['n1', 'n2']);
     expect(handoff.cursor?.pending_questions).toEqual(['q1', 'q2', 'q3']);
     expect(leftOut).toEqual(['q4']);
+  });
+});
+
+describe('reattachLineage', () => {
+  const a = 'a'.repeat(40);
+  const b = 'b'.repeat(40);
+  const h = 'c'.repeat(40);
+  it('continues the version carried and the re-attach before it; the heads it does not continue are left open', () => {
+    expect(reattachLineage(a, b, [b, h])).toEqual({ 'Handoff-Continues': `${a},${b}`, 'Handoff-Beside': h });
+    expect(reattachLineage(a, null, [])).toEqual({ 'Handoff-Continues': a });
+    expect(reattachLineage(a, a, [a])).toEqual({ 'Handoff-Continues': a });
+  });
+  it('records nothing when neither is known (it then continues what lies below it, as before lineage)', () => {
+    expect(reattachLineage(undefined, null, [h])).toEqual({});
   });
 });

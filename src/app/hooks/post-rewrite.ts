@@ -16,6 +16,7 @@ import { healedLine } from './post-merge.js';
 import type { HookContext } from './types.js';
 import { branchForTrailer } from '../../core/commit-message.js';
 import { carriedNote } from '../carried-note.js';
+import { reattachLineage } from '../../core/lineage.js';
 
 export async function run(ctx: HookContext): Promise<number> {
   const groups = parseRewriteList(await ctx.stdin());
@@ -31,6 +32,15 @@ export async function run(ctx: HookContext): Promise<number> {
       const blob = note && (await repo.objects.read(note.blob));
       return blob ? { blob: note!.blob, text: blob.data.toString('utf8') } : null;
     };
+    const reattach: {
+      target: string;
+      olds: string[];
+      blob: string;
+      branch: string | null | undefined;
+      from: string;
+      extra: Record<string, string>;
+      timestamp: number;
+    }[] = [];
     for (const [target, olds] of groups) {
       const carried: NoteText[] = [];
       const carriedFrom: string[] = [];
@@ -52,10 +62,23 @@ export async function run(ctx: HookContext): Promise<number> {
       const branch = branchForTrailer(facts.visibility === 'shared' ? await noteBranch(want.text) : facts.writer?.branch);
       // (the commit whose note it carries: a re-attach after a rewrite git did not follow, docs/format.md)
       const from = carriedFrom[carried.indexOf(want)];
-      await store.commit('version', (tree) => setNote(repo.objects, tree, target, want.blob), {
-        subject: `handoff ${target.slice(0, 7)}: carried over from ${olds.map((o) => o.slice(0, 7)).join(', ')} (${ctx.args[0] ?? 'rewrite'})`,
-        trailers: { 'Handoff-Target': target, ...(branch ? { 'Handoff-Branch': branch } : {}), 'Handoff-Reattached-From': from, ...facts.trailers },
+      reattach.push({ target, olds, blob: want.blob, branch, from, extra: facts.trailers, timestamp: 0 });
+    }
+    // Oldest by lineage first, each continuing the version it carries and the re-attach
+    // before it on its branch: the rewritten branch keeps one head, the newest.
+    const previous = new Map<string | null, string>();
+    for (const { item: r, carried } of await reader.reattachOrder(reattach)) {
+      const version = await store.commit('version', (tree) => setNote(repo.objects, tree, r.target, r.blob), {
+        subject: `handoff ${r.target.slice(0, 7)}: carried over from ${r.olds.map((o) => o.slice(0, 7)).join(', ')} (${ctx.args[0] ?? 'rewrite'})`,
+        trailers: {
+          'Handoff-Target': r.target,
+          ...(r.branch ? { 'Handoff-Branch': r.branch } : {}),
+          'Handoff-Reattached-From': r.from,
+          ...r.extra,
+          ...reattachLineage(carried, previous.get(r.branch ?? null), await reader.headIds(r.branch ?? null)),
+        },
       });
+      previous.set(r.branch ?? null, version);
     }
     // `git pull --rebase` over a squash or rebase merge done on the forge: the
     // commits it brought are ORIG_HEAD..HEAD; handoffs of the merged branch follow onto them.
