@@ -183,6 +183,31 @@ describe('the generic assignment rule, in every syntax', () => {
   });
 });
 
+// Each form issue 23 named as missed (the audit's list, docs/security.md "Secrets"), values made here.
+describe('the forms issue 23 found missed', () => {
+  const an = (n: number) => f.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', n);
+  const hx = (n: number) => f.chars('0123456789abcdef', n);
+  const uuid = () => `${hx(8)}-${hx(4)}-${hx(4)}-${hx(4)}-${hx(12)}`;
+  const dig = (n: number) => f.chars('0123456789', n);
+  const j = (...p: string[]) => p.join('');
+  it.each([
+    ['prose naming a provider', () => `Use the fastly token: ${f.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', 32)}`],
+    ['a token inside markup', () => `<flickrToken>${hx(32)}</flickrToken>`],
+    ['an append operator', () => `$token .= "${an(28)}";`],
+    ["Make's :::=", () => `API_TOKEN :::= ${an(28)}`],
+    ["Slack's legacy xoxo-", () => `${j('xo', 'xo-')}${dig(11)}-${dig(12)}-${dig(12)}-${hx(32)}`],
+    ["Slack's legacy xoxs-", () => `${j('xo', 'xs-')}${dig(11)}-${dig(12)}-${dig(12)}-${hx(64)}`],
+    ['a Teams webhook', () => `https://acme.${j('webhook', '.office')}.com/webhookb2/${uuid()}@${uuid()}/IncomingWebhook/${hx(32)}/${uuid()}`],
+    ['a Teams webhook, the older form', () => `https://${j('outlook', '.office')}.com/webhook/${uuid()}@${uuid()}/IncomingWebhook/${hx(32)}/${uuid()}`],
+    ['a Tailscale key', () => `${j('tsk', 'ey-auth-')}k${an(12)}CNTRL-${an(33)}`],
+    ['a password in prose', () => `the password is ${j('Tr0ub4', 'dor&3')}`],
+    ['an api key in prose', () => `my api key is ${hx(32)}`],
+  ])('%s is a hit', (_what, make) => {
+    const text = make();
+    expect(scanText(text), text).not.toEqual([]);
+  });
+});
+
 // Placeholders, variables, code and prose after a keyword: not secrets.
 const notSecrets = [
   'DB_PASSWORD=changeme.',

@@ -67,6 +67,13 @@ describe('provenance: one answer in every consumer', () => {
           expect(pick(m), `${what}: MCP ${m.version}`).toEqual(pick(listed[n]));
           expect(m.own, `${what}: MCP own ${m.version}`).toBe(listed[n].origin === 'local' || listed[n].signature === 'verified');
         });
+        // handoff_show of a teammate's version: the same provenance, and the agent told whose words these are
+        const shown = (await client.callTool({ name: 'handoff_show', arguments: { version: a1 } })) as any;
+        expect(pick(shown.structuredContent), `${what}: MCP handoff_show`).toEqual(pick(listed.find((x: any) => x.version === a1)));
+        expect(shown.content[0].text).toContain('this handoff was not written by the current user');
+        const mine = (await client.callTool({ name: 'handoff_show', arguments: {} })) as any;
+        expect(mine.structuredContent.version).toBe(b1);
+        expect(mine.content[0].text).not.toContain('not written by the current user');
       } finally {
         await client.close();
       }
