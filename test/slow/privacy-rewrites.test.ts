@@ -12,23 +12,12 @@ import { join } from 'node:path';
 import { Fleet, FleetRepo } from '../helpers/fleet.js';
 import { handoff } from '../helpers/cli.js';
 import { commitWithHooks, gitWithHooks } from '../helpers/hooks.js';
-import { tempDir } from '../helpers/repo.js';
+import { asUser as as, newKey } from '../helpers/privacy.js';
 
-function as(repo: FleetRepo, name: string): FleetRepo {
-  Object.assign(repo.env, {
-    XDG_CONFIG_HOME: tempDir(`handoff-xdg-${name}-`),
-    GIT_AUTHOR_NAME: name,
-    GIT_AUTHOR_EMAIL: `${name}@example.com`,
-    GIT_COMMITTER_NAME: name,
-    GIT_COMMITTER_EMAIL: `${name}@example.com`,
-  });
-  return repo;
-}
 const ok = (r: ReturnType<typeof handoff>, what = '') => {
   expect(r.code, `${what} ${r.stderr}`).toBe(0);
   return r;
 };
-const newKey = (repo: FleetRepo): string => ok(handoff(repo, ['key', 'new'])).stdout.trim();
 const write = (repo: FleetRepo, summary: string, ...flags: string[]): string =>
   ok(handoff(repo, ['write', '--json', ...flags], { input: `summary: ${summary}\n` })).json.version;
 const sync = (repo: FleetRepo) => ok(handoff(repo, ['sync', '--json', 'origin'])).json;
