@@ -85,6 +85,20 @@ describe('links', () => {
   });
 });
 
+describe('the security page (issue 23)', () => {
+  it('says who can write what, what the tool trusts and why, and how to report a vulnerability', () => {
+    const headings = read('docs/security.md')
+      .split('\n')
+      .filter((l) => l.startsWith('## '));
+    for (const h of [/^## Threat model/, /^## What the tool trusts, and why$/, /^## Reporting a vulnerability$/])
+      expect(
+        headings.some((l) => h.test(l)),
+        String(h),
+      ).toBe(true);
+    expect(read('docs/security.md')).toMatch(/privately/);
+  });
+});
+
 describe('the command reference', () => {
   it('docs/commands.md lists every command', () => {
     const table = read('docs/commands.md')
