@@ -7,6 +7,7 @@ import type { Repo } from '../git/repo.js';
 import { writeBranchIndex } from '../git/branch-index.js';
 import { isRead, streamVersions, type StreamedVersion } from '../git/version-stream.js';
 import { VersionReader, type Latest, type Selection } from './reader.js';
+import { isUsable } from './heads.js';
 
 export async function selectBulk(
   repo: Repo,
@@ -20,14 +21,10 @@ export async function selectBulk(
   let fallback = false;
   async function* gen(): AsyncGenerator<StreamedVersion> {
     const tip = await reader.store.tip();
-    // The heads are asked of the reader only when the stream meets the first usable version
-    // of the selection (a head is one: nothing newer can continue it), so the versions that
-    // cannot be used before it (encrypted for others, invalid) cost no walk of their own, and
-    // a history with none a reader can use (all encrypted, no key) is streamed once, not
-    // walked to its end first. Not when the branch may have no version at all (the fallback
-    // to every branch decides what is streamed).
-    const deferred = Boolean(tip) && (sel.all || (await branchHasVersion(reader, tip!, sel.branch ?? null)));
-    let l: Latest | null = deferred ? null : await latest();
+    // The heads are asked of the reader when the stream meets the first version of the
+    // selection it can use (VersionReader.lateHeads): a history with none a reader can use
+    // (all encrypted, no key) is streamed once, not walked to its end first.
+    let l: Latest | null = tip && (await reader.lateHeads(sel, tip)) ? null : await latest();
     fallback = l?.fallback ?? false;
     if (!tip) return;
     let shown = new Set<string>();
@@ -51,7 +48,7 @@ export async function selectBulk(
       if (unplaced) unplacedAnywhere++;
       // (`branch` undefined: a native note that could not be read; it matches no branch)
       const taken = isRead(v) && (wide || (v.branch !== undefined && b === want) || unplaced);
-      if (!l && taken && usable(v)) await learn();
+      if (!l && taken && isUsable(v)) await learn();
       if (shown.has(v.id)) {
         if (!placed) yield* heads;
         placed = true;
@@ -63,17 +60,4 @@ export async function selectBulk(
     if (!wide) writeBranchIndex(repo, { tip, branches, unplaced: unplacedAnywhere });
   }
   return { versions: gen(), fallback: () => fallback, latest };
-}
-
-/** A version the reader can take for a head (src/history/heads.ts: valid, not a purge tombstone). */
-const usable = (v: StreamedVersion) => v.valid && v.handoff.purged !== true;
-
-/**
- * Whether `branch` has a version (then the reader's latest is no fallback): the branch index
- * says so, else the walk's first version of the branch (one step in the common case).
- */
-async function branchHasVersion(reader: VersionReader, tip: string, branch: string | null): Promise<boolean> {
-  const index = await reader.store.branchIndex(tip);
-  if (index) return index.branches.includes(branch);
-  return (await reader.branchVersions(branch)).found;
 }

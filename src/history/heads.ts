@@ -37,7 +37,8 @@ export interface HeadQuery {
   first: boolean;
 }
 
-const usable = (r: ReadVersion) => r.valid && r.handoff.purged !== true;
+/** A version that may be a head: valid, not a purge tombstone (a version encrypted for others is not valid to its reader). */
+export const isUsable = (r: Pick<ReadVersion, 'valid' | 'handoff'>) => r.valid && r.handoff.purged !== true;
 
 export async function findHeads(store: HandoffStore, tip: string, q: HeadQuery): Promise<HeadsFound> {
   const heads: ReadVersion[] = [];
@@ -76,7 +77,7 @@ export async function findHeads(store: HandoffStore, tip: string, q: HeadQuery):
         for (const c of version.continues ?? []) continued.add(c);
         if (version.continues === null) cover = true;
       }
-      if (r.read && r.matched && usable(r.read)) mark = true;
+      if (r.read && r.matched && isUsable(r.read)) mark = true;
       if (r.head) {
         heads.push(r.head);
         for (const b of r.head.beside) if (!popped.has(b) && !continued.has(b)) wanted.add(b);
@@ -125,6 +126,6 @@ async function consider(
   const facts = { branch, unplaced, matched };
   if (!matched && !(unplaced && q.takesUnplaced)) return { ...facts, passOn: how.continued, read, head: null, skip: null };
   read ??= await store.read(v);
-  if (!usable(read)) return { ...facts, passOn: how.continued, read, head: null, skip: how.continued ? null : read };
+  if (!isUsable(read)) return { ...facts, passOn: how.continued, read, head: null, skip: how.continued ? null : read };
   return { ...facts, passOn: true, read, head: how.continued ? null : read, skip: null };
 }

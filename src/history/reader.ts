@@ -10,7 +10,7 @@ import { HandoffStore, type ReadVersion, type Selection, type VersionInfo } from
 import { writeBranchIndex } from '../git/branch-index.js';
 import { orderHeads } from '../core/lineage.js';
 import { UnknownVersion } from '../errors.js';
-import { findHeads, type HeadQuery, type HeadsFound } from './heads.js';
+import { findHeads, isUsable, type HeadQuery, type HeadsFound } from './heads.js';
 import { walkVersions } from './walk.js';
 import { findNote } from '../git/notes-tree.js';
 import { ProvenanceReader } from './provenance.js';
@@ -87,17 +87,24 @@ export class VersionReader {
     let fallback = false;
     const self = this;
     async function* gen(): AsyncGenerator<ReadVersion> {
-      const l = await latest();
-      fallback = l.fallback;
       const tip = await self.store.tip();
-      if (!tip) return;
       // The heads, in their order, stand where the first of them comes in the walk: what
-      // could not be used (invalid notes) newer than all of them is listed before them.
-      const first = [...(l.version ? [l.version] : []), ...l.diverged];
-      const shown = new Set(first.map((v) => v.id));
+      // could not be used (invalid notes, versions encrypted for others) newer than all of
+      // them is listed before them, and is listed before the heads are asked (lateHeads).
+      let l: Latest | null = tip && (await self.lateHeads(sel, tip)) ? null : await latest();
+      fallback = l?.fallback ?? false;
+      if (!tip) return;
+      let first: ReadVersion[] = [];
+      let shown = new Set<string>();
+      const learn = async () => {
+        l = await latest();
+        first = [...(l.version ? [l.version] : []), ...l.diverged];
+        shown = new Set(first.map((v) => v.id));
+      };
+      if (l) await learn();
       let placed = false;
       const want = sel.branch ?? null;
-      const wide = sel.all || l.fallback;
+      const wide = sel.all || fallback;
       const branches: (string | null)[] = [];
       let unplacedAnywhere = 0;
       for await (const { version } of walkVersions(self.store, tip)) {
@@ -108,20 +115,38 @@ export class VersionReader {
         if (!branches.includes(b)) branches.push(b);
         const unplaced = Boolean(r && !r.valid && r.handoff.branch === undefined);
         if (unplaced) unplacedAnywhere++;
+        const taken = wide || (info.branch !== undefined && b === want) || unplaced;
+        const early = !l && taken ? (r ?? (await self.store.read(version))) : null;
+        if (early && isUsable(early)) await learn();
         if (shown.has(version.id)) {
           if (!placed) yield* first;
           placed = true;
           continue;
         }
-        if (wide || (info.branch !== undefined && b === want) || unplaced) {
-          yield r ?? (await self.store.read(version));
-        }
+        if (taken) yield early ?? r ?? (await self.store.read(version));
       }
       if (!placed) yield* first;
       // The whole history was walked: keep what it taught for the next read.
       if (!wide) writeBranchIndex(self.repo, { tip, branches, unplaced: unplacedAnywhere });
     }
     return { versions: gen(), fallback: () => fallback, latest };
+  }
+
+  /**
+   * Whether a listing of `sel` may ask for its heads late, when it meets the first version
+   * it can use (a head is one: nothing newer can continue it), and hand on the versions that
+   * cannot be used before it (encrypted for others, invalid) without the walk that finds the
+   * heads: a history of versions encrypted for others is not read twice, nor to its end
+   * when a first few are wanted (~N, MCP's log). Not when the branch may have no version at
+   * all: the fallback to every branch decides what is listed. The branch index says so, else
+   * the walk's first version of the branch (one step in the common case).
+   */
+  async lateHeads(sel: Selection, tip: string): Promise<boolean> {
+    if (sel.all) return true;
+    const want = sel.branch ?? null;
+    const index = await this.store.branchIndex(tip);
+    if (index) return index.branches.includes(want);
+    return (await this.branchVersions(want)).found;
   }
 
   /**

@@ -1,9 +1,9 @@
 /**
- * log and the view over encrypted versions (issue 26): a reader without the key streams the
- * history once (src/history/bulk.ts). The reader's latest is asked only when the stream
- * meets a version the reader can use, so over a history of versions encrypted for others
- * the store's walk reads no note at all (it read every one, to find that none was usable,
- * before the stream read them all again). The listing is the one reader's all the same.
+ * Listings over encrypted versions (issue 26): the reader's latest is asked only when a
+ * listing meets a version the reader can use (VersionReader.lateHeads), so over versions
+ * encrypted for others a reader without the key streams log and the view once (the store's
+ * walk read every note first, to find that none was usable, then the stream read them all
+ * again), and ~N or a first few read only what they name. The order is the one reader's.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TestRepo, tempDir } from '../helpers/repo.js';
@@ -66,6 +66,18 @@ describe('log over versions encrypted for others', () => {
       expect(bulk).toEqual(walked);
       expect(bulkReads).toBe(0);
     }
+  });
+
+  it('without the key: ~1 (diff, show --version) reads only the versions up to it, as a first few do (the log of MCP)', async () => {
+    await as(carol, () =>
+      withRepo(repo.dir, async (r) => {
+        const read = vi.spyOn(HandoffStore.prototype, 'read');
+        const reader = new VersionReader(r);
+        const v = await reader.resolve('~1', { branch: 'main' });
+        expect(v.sealed).toBe(true);
+        expect(read.mock.calls.length).toBe(2);
+      }),
+    );
   });
 
   it('with the key: the heads first as the walk puts them, a shared version newest of all', async () => {
