@@ -21,10 +21,11 @@ export function indexEntryReader(repo: Repo): DescribeVersion {
 }
 
 async function indexEntry(f: StoredVersion, maxBytes: number): Promise<IndexedVersion> {
-  const bad = (): IndexedVersion => ({ id: f.id, t: f.t, d: isoUtc(f.t), b: f.branch ?? null, g: f.target, v: 0 });
+  const blob = f.blob ? { n: f.blob } : {};
+  const bad = (): IndexedVersion => ({ id: f.id, t: f.t, d: isoUtc(f.t), b: f.branch ?? null, g: f.target, v: 0, ...blob });
   if (!f.note) return bad();
   // An encrypted note: its line names the blob and holds none of its text; a search decrypts it in memory.
-  if (isArmoredAge(f.note) && f.blob) return { ...bad(), v: 2, n: f.blob };
+  if (isArmoredAge(f.note) && f.blob) return { ...bad(), v: 2 };
   const decoded = decodeText(f.note, maxBytes);
   if ('problem' in decoded) return bad();
   let value: unknown;
@@ -46,6 +47,7 @@ async function indexEntry(f: StoredVersion, maxBytes: number): Promise<IndexedVe
     status: handoff.status,
     summary: typeof handoff.summary === 'string' ? handoff.summary.split('\n')[0] : undefined,
     f: searchableFields(handoff),
+    ...blob,
   };
 }
 
@@ -75,7 +77,7 @@ export async function openEncrypted(repo: Repo, lines: string[]): Promise<{ line
       continue;
     }
     const text = r && r.readable && r.text !== null ? Buffer.from(r.text, 'utf8') : null;
-    out.push(JSON.stringify(await describe({ id: e.id, t: e.t, target: e.g, branch: e.b ?? undefined, note: text, blob: null })));
+    out.push(JSON.stringify(await describe({ id: e.id, t: e.t, target: e.g, branch: e.b ?? undefined, note: text, blob: e.n ?? null })));
   }
   return { lines: out, unreadable };
 }

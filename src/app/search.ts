@@ -79,7 +79,8 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   // JSON escapes quotes and backslashes: the prefilter looks for what the line holds.
   const escaped = terms.map((t) => ({ ...t, text: JSON.stringify(t.text).slice(1, -1) }));
 
-  const { lines, unreadable } = await openEncrypted(repo, (await loadSearchIndex(repo, indexEntryReader(repo))).lines);
+  const index = await loadSearchIndex(repo, indexEntryReader(repo));
+  const { lines, unreadable } = await openEncrypted(repo, index.lines);
   // The index holds NFKC text already, so the haystack only needs the cheap part of
   // folding, in one pass; lower-casing never adds or removes a newline.
   const foldedLines = foldIndexed(lines.join('\n')).split('\n');
@@ -115,11 +116,19 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   // "Newest" is the one reader's order (src/history/) within the branch: its heads (the
   // latest, then the heads it diverged from, as show and log name them) before its other
   // versions; the versions of other branches stand by time.
-  // Each head's hit names the commit its note sits on now (a rewrite may have moved it).
+  // Each hit names the commit its note sits on now, as log and show --version do (git's copy
+  // on amend or rebase moved it: the index's copy lines; a head's, the reader's own answer).
   const picked = await new VersionReader(repo).latest(selectionFor(repo, { branch: req.branch }));
   const heads = [...(picked.version ? [picked.version] : []), ...picked.diverged];
   const headRank = new Map(heads.map((h, i) => [h.id, i]));
-  const moved = (h: SearchHit | null) => h && { ...h, target: heads.find((v) => v.id === h.version)?.target ?? h.target };
+  const moved = async (found: Scored | null): Promise<SearchHit | null> => {
+    if (!found) return null;
+    const { hit, blob } = found;
+    const head = heads.find((v) => v.id === hit.version);
+    if (head) return { ...hit, target: head.target };
+    const now = await index.moves.apply({ writtenAt: hit.target, target: hit.target }, async () => blob);
+    return now.target === hit.target ? hit : { ...hit, target: now.target };
+  };
   // Newest first: only the hits shown are parsed and scored, in that order; the rest are
   // counted by the same test on their field texts alone (`more` stays exact).
   if (order === 'newest') {
@@ -143,7 +152,7 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
     let more = 0;
     for (const n of candidates) {
       if (shown.size < limit) {
-        const h = moved(score(lines[n], terms, phrase));
+        const h = await moved(score(lines[n], terms, phrase));
         if (h) {
           hits.push(h);
           shown.add(groupKey(h));
@@ -154,7 +163,7 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   }
   const matched: { hit: SearchHit; n: number; t: number }[] = [];
   for (const n of candidates) {
-    const hit = moved(score(lines[n], terms, phrase));
+    const hit = await moved(score(lines[n], terms, phrase));
     if (hit) matched.push({ hit, n, t: Number(lines[n].slice(53, lines[n].indexOf(',', 53))) });
   }
   matched.sort((a, b) => b.hit.score - a.hit.score || b.t - a.t || b.n - a.n);
@@ -173,13 +182,19 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   };
 }
 
+/** A hit, with its note's blob (which says where git's copies moved it). */
+interface Scored {
+  hit: SearchHit;
+  blob: string | undefined;
+}
+
 /** A version's line scored against the terms, or null when it does not match. */
-function score(line: string, terms: ReturnType<typeof queryTerms>, phrase: string): SearchHit | null {
+function score(line: string, terms: ReturnType<typeof queryTerms>, phrase: string): Scored | null {
   const e = JSON.parse(line) as IndexedVersion;
   if (!e.f) return null;
   const m = matchFields(e.f, terms, phrase);
   if (!m) return null;
-  return {
+  const hit: SearchHit = {
     version: e.id,
     target: e.g,
     date: e.d,
@@ -190,6 +205,7 @@ function score(line: string, terms: ReturnType<typeof queryTerms>, phrase: strin
     snippet: m.snippet,
     score: m.score,
   };
+  return { hit, blob: e.n };
 }
 
 /**

@@ -16,9 +16,11 @@ import type { FieldText } from '../core/search.js';
 import { GitFailed } from '../errors.js';
 import { isObjectId } from '../core/object-id.js';
 import { readStateFile } from '../state/bounded-file.js';
+import { Moves } from './note-moves.js';
+import type { NoteMove } from './handoff-store.js';
 
 /** Bump when the line format changes: an index of another format is rebuilt. */
-const FORMAT = 4;
+const FORMAT = 5;
 
 export interface IndexedVersion {
   id: string;
@@ -30,7 +32,7 @@ export interface IndexedVersion {
   g: string;
   /** valid: 1, invalid note: 0, encrypted: 2 (no text of it here: it is decrypted when searched, docs/privacy.md) */
   v: 0 | 1 | 2;
-  /** an encrypted version's note blob */
+  /** the version's note blob (an encrypted one is decrypted from it when searched) */
   n?: string;
   /** searchable fields; absent for an invalid note */
   f?: FieldText[];
@@ -72,11 +74,11 @@ export function dropSearchIndex(repo: Repo): void {
  * Brings the index up to the tip and returns its raw lines (parsing is left to the caller,
  * who parses only the lines its prefilter keeps).
  */
-export async function loadSearchIndex(repo: Repo, describe: DescribeVersion, ignoreFile = false): Promise<{ lines: string[]; added: number }> {
+export async function loadSearchIndex(repo: Repo, describe: DescribeVersion, ignoreFile = false): Promise<{ lines: string[]; added: number; moves: Moves }> {
   const file = searchIndexPath(repo);
   const store = new HandoffStore(repo);
   const tip = await store.tip();
-  if (!tip) return { lines: [], added: 0 };
+  if (!tip) return { lines: [], added: 0, moves: new Moves() };
   let text = '';
   // A symlink, a FIFO or a device in the file's place reads as no index (and is replaced below).
   if (!ignoreFile && existsSync(file)) text = readStateFile(file)?.toString('utf8') ?? '';
@@ -85,12 +87,20 @@ export async function loadSearchIndex(repo: Repo, describe: DescribeVersion, ign
   const known = new Set<string>();
   const lines: string[] = [];
   let lastTip: string | null = null;
+  // git's note copies met by each update, newest first within it (the updates oldest first)
+  const batches: NoteMove[][] = [[]];
   for (let i = 1; i < all.length; i++) {
     const line = all[i];
     // A line cut short by a crash, or one written twice by two searches at once, is skipped.
     if (!line.endsWith('}')) continue;
     if (line.startsWith('{"tip":"')) {
       lastTip = line.slice(8, 48);
+      batches.push([]);
+      continue;
+    }
+    if (line.startsWith('{"mv":[')) {
+      const m = moveOfLine(line);
+      if (m) batches.at(-1)!.push(m);
       continue;
     }
     const id = line.slice(7, 47);
@@ -98,15 +108,17 @@ export async function loadSearchIndex(repo: Repo, describe: DescribeVersion, ign
     known.add(id);
     lines.push(line);
   }
-  if (lastTip === tip) return { lines, added: 0 };
+  if (lastTip === tip) return { lines, added: 0, moves: movesOf(batches) };
   // The tip the index was last brought up to must be an ancestor of today's; when it is
   // not, the history was rewritten (`purge` removing a leaked secret) and the index is
   // rebuilt, so no text of a purged version survives in it.
   if (lastTip && !(await isAncestor(repo, lastTip, tip))) return loadSearchIndex(repo, describe, true);
 
-  const fresh = (await readVersionsSince(repo, tip, lastTip, describe)).filter((e) => !known.has(e.id)).map((e) => JSON.stringify(e));
+  const since = await readVersionsSince(repo, tip, lastTip, describe);
+  const fresh = since.versions.filter((e) => !known.has(e.id)).map((e) => JSON.stringify(e));
+  batches.push(since.moves);
   {
-    const out = [...fresh, JSON.stringify({ tip })].join('\n');
+    const out = [...fresh, ...since.moves.map((m) => JSON.stringify({ mv: [m.blob, m.target, ...m.from] })), JSON.stringify({ tip })].join('\n');
     try {
       mkdirSync(join(repo.paths.commonDir, 'handoff'), { recursive: true });
       if (!all.length) {
@@ -120,7 +132,25 @@ export async function loadSearchIndex(repo: Repo, describe: DescribeVersion, ign
       // read-only repository: search still answers, just without the cache
     }
   }
-  return { lines: lines.concat(fresh), added: fresh.length };
+  return { lines: lines.concat(fresh), added: fresh.length, moves: movesOf(batches) };
+}
+
+/** A copy line: `{"mv":[blob, target, from...]}`, or null when it is not one. */
+function moveOfLine(line: string): NoteMove | null {
+  try {
+    const [blob, target, ...from] = (JSON.parse(line) as { mv: unknown[] }).mv;
+    if (!isObjectId(blob) || !isObjectId(target) || !from.every(isObjectId)) return null;
+    return { blob, target, from: from as string[] };
+  } catch {
+    return null;
+  }
+}
+
+/** Where git's copies put each note, as the reader's walk learns it: the newest update first. */
+function movesOf(batches: NoteMove[][]): Moves {
+  const moves = new Moves();
+  for (const b of [...batches].reverse()) moves.add(b);
+  return moves;
 }
 
 async function isAncestor(repo: Repo, ancestor: string, tip: string): Promise<boolean> {
@@ -133,7 +163,12 @@ async function isAncestor(repo: Repo, ancestor: string, tip: string): Promise<bo
  * names every commit's changed notes, one `git cat-file --batch` reads their blobs. (The
  * object store reads one object at a time and keeps each; 50,000 versions need neither.)
  */
-async function readVersionsSince(repo: Repo, tip: string, since: string | null, describe: DescribeVersion): Promise<IndexedVersion[]> {
+async function readVersionsSince(
+  repo: Repo,
+  tip: string,
+  since: string | null,
+  describe: DescribeVersion,
+): Promise<{ versions: IndexedVersion[]; moves: NoteMove[] }> {
   const log = await repo.runGit(
     ['log', '--no-abbrev', '--raw', '--no-renames', '--root', '--no-color', '--format=%x1e%H %ct %P%x1f%B%x1f', tip, ...(since ? [`^${since}`] : []), '--'],
     { readOnly: true },
@@ -141,6 +176,7 @@ async function readVersionsSince(repo: Repo, tip: string, since: string | null, 
   if (log.code !== 0) throw new GitFailed(`git log of ${NOTES_REF} failed: ${log.stderr.toString().trim()}`);
   const found: { id: string; t: number; target: string; blob: string; branch: string | null | undefined }[] = [];
   const store = new HandoffStore(repo);
+  const moves: NoteMove[] = [];
   for (const rec of log.stdout.toString('utf8').split('\x1e')) {
     if (!rec) continue;
     const [head, message = '', raw = ''] = rec.split('\x1f');
@@ -169,7 +205,10 @@ async function readVersionsSince(repo: Repo, tip: string, since: string | null, 
     } else {
       // A native commit: the store tells git's own note copy (the same versions moved, no
       // version) from a new note, and which note is the version's (rare; it reads the trees).
-      const v = await store.versionOf(id, await store.readCommit(id));
+      const c = await store.classify(id, await store.readCommit(id));
+      // git's own copy moves versions: a search names where their notes sit now
+      moves.push(...c.moves);
+      const v = c.version;
       if (!v) continue;
       target = v.target;
       blob = changes.get(target)?.new;
@@ -191,7 +230,7 @@ async function readVersionsSince(repo: Repo, tip: string, since: string | null, 
     }
     out.push(await describe({ id: f.id, t: f.t, target: f.target, branch: f.branch, note: data ?? null, blob }));
   }
-  return out;
+  return { versions: out, moves };
 }
 
 async function readBlobs(repo: Repo, ids: string[]): Promise<Map<string, Buffer>> {

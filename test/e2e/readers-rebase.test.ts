@@ -51,11 +51,20 @@ describe('after a plain rebase, every reader names the latest of the one reader'
     expect(search.json.results[0].target, 'search: the commit the note sits on now').toBe(repo.head());
     // git's copy is no version: three versions were written, three are found.
     expect(new Set(ids).size, 'search: one hit per version written').toBe(3);
-    const log = handoff(repo, ['log', '--json']).json.versions.map((v: { version: string }) => v.version);
+    const rows: { version: string; target: string }[] = handoff(repo, ['log', '--json']).json.versions;
+    const log = rows.map((v) => v.version);
     expect([...ids].sort()).toEqual([...log].sort());
+    // Every hit, the older ones too, names the commit its note sits on now, as log does: the
+    // rebased commits (git's copy moved every version), none of the commits the rebase replaced.
+    const logTarget = new Map(rows.map((v) => [v.version, v.target]));
+    for (const h of search.json.results) {
+      expect(h.target, `search: hit ${h.version.slice(0, 12)} names where log says it sits`).toBe(logTarget.get(h.version));
+      expect(repo.gitRaw(['merge-base', '--is-ancestor', h.target, 'HEAD']).status, `search: hit ${h.version.slice(0, 12)} sits on the rebased branch`).toBe(0);
+    }
 
     const m = await mcp(repo);
     expect(m.show.version, 'MCP handoff_show').toBe(last);
     expect(m.search.results[0].version, 'MCP handoff_search: first hit').toBe(last);
+    for (const h of m.search.results) expect(h.target, 'MCP handoff_search: where the note sits now').toBe(logTarget.get(h.version));
   });
 });
