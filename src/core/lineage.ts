@@ -66,7 +66,17 @@ export interface HeadFacts {
  */
 export function orderHeads<T extends HeadFacts>(heads: T[], maximal: Set<string> | null): T[] {
   const rank = (h: T) => (maximal && !maximal.has(h.target) ? 1 : 0);
-  return [...heads].sort((a, b) => rank(a) - rank(b) || b.timestamp - a.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...heads].sort((a, b) => rank(a) - rank(b) || newerFirst(a, b));
+}
+
+/**
+ * "Newer" between two versions by date alone (docs/format.md): the later committer date
+ * first, an exact tie to the smaller id. The one rule for the heads' order above and for
+ * the side whose note a merge of two histories keeps (core/notes-merge.ts), so a merged
+ * tree holds the version every reader shows first. Negative when `a` is the newer.
+ */
+export function newerFirst(a: { id: string; timestamp: number }, b: { id: string; timestamp: number }): number {
+  return b.timestamp - a.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /** The list fields a divergence notice compares, by their JSON names. */

@@ -5,6 +5,7 @@
  * newer version wins whole: never concatenated, never a conflict marker. The loser stays
  * in history, so no version is lost.
  */
+import { newerFirst } from './lineage.js';
 
 /** One side's change to one entry, relative to the merge base (`blob` null: removed). */
 export interface EntryChange {
@@ -63,15 +64,14 @@ export interface Written {
 
 /**
  * The newer side wins (docs/format.md, "Merging two histories": a version's date is its
- * commit time). Equal times are
- * settled by the larger commit id, so every clone settles the same pair the same way; a
- * side whose writer is unknown is taken as the older.
+ * commit time), by the readers' own rule (`newerFirst`, core/lineage.ts): equal times go
+ * to the smaller commit id, the version every reader shows first, and every clone settles
+ * the same pair the same way. A side whose writer is unknown is taken as the older.
  */
 export function resolveConflict(ours: Written | null, theirs: Written | null): 'ours' | 'theirs' {
   if (!theirs) return 'ours';
   if (!ours) return 'theirs';
-  if (ours.timestamp !== theirs.timestamp) return ours.timestamp > theirs.timestamp ? 'ours' : 'theirs';
-  return ours.version >= theirs.version ? 'ours' : 'theirs';
+  return newerFirst({ id: ours.version, timestamp: ours.timestamp }, { id: theirs.version, timestamp: theirs.timestamp }) <= 0 ? 'ours' : 'theirs';
 }
 
 export const noteKey = (target: string): EntryKey => `note:${target}`;

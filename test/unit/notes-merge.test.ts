@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { planMerge, resolveConflict, syncAction, type EntryChange } from '../../src/core/notes-merge.js';
+import { orderHeads } from '../../src/core/lineage.js';
 
 const changes = (o: Record<string, [string | null, string | null]>) =>
   new Map<string, EntryChange>(Object.entries(o).map(([k, [base, blob]]) => [k, { base, blob }]));
@@ -43,14 +45,30 @@ describe('resolveConflict: the newer version wins whole', () => {
   it.each([
     [{ version: 'a', timestamp: 10 }, { version: 'b', timestamp: 20 }, 'theirs'],
     [{ version: 'a', timestamp: 30 }, { version: 'b', timestamp: 20 }, 'ours'],
-    [{ version: 'a', timestamp: 20 }, { version: 'b', timestamp: 20 }, 'theirs'],
-    [{ version: 'c', timestamp: 20 }, { version: 'b', timestamp: 20 }, 'ours'],
+    // an exact tie: the smaller id, the version the readers show first (orderHeads)
+    [{ version: 'a', timestamp: 20 }, { version: 'b', timestamp: 20 }, 'ours'],
+    [{ version: 'c', timestamp: 20 }, { version: 'b', timestamp: 20 }, 'theirs'],
     [null, { version: 'b', timestamp: 1 }, 'theirs'],
     [{ version: 'a', timestamp: 1 }, null, 'ours'],
   ] as const)('%j vs %j -> %s', (ours, theirs, expected) => {
     expect(resolveConflict(ours, theirs)).toBe(expected);
     // Every clone settles the same pair the same way, whichever side it is on.
     if (ours && theirs) expect(resolveConflict(theirs, ours)).toBe(expected === 'ours' ? 'theirs' : 'ours');
+  });
+});
+
+describe('resolveConflict and the readers agree on which version is newer', () => {
+  it('keeps the side orderHeads puts first, on any dates and ids', () => {
+    const side = fc.record({ version: fc.constantFrom('0a', '0b', '1a', 'ff', '10'), timestamp: fc.integer({ min: 0, max: 3 }) });
+    fc.assert(
+      fc.property(side, side, (ours, theirs) => {
+        fc.pre(ours.version !== theirs.version);
+        const heads = [ours, theirs].map((w) => ({ id: w.version, timestamp: w.timestamp, target: 't' }));
+        const first = orderHeads(heads, null)[0].id;
+        expect(resolveConflict(ours, theirs)).toBe(first === ours.version ? 'ours' : 'theirs');
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
