@@ -41,7 +41,9 @@ function priorityOf(s: string): number | null {
  * priority of the tasks under it.
  */
 export function parseTasks(text: string): TaskState {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  // CRLF ends a line; a bare CR is the line's own text (issue 23 point 1): the prompt shows it
+  // as ^M (visible-text.ts), where splitting there would drop what follows it.
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
   const remaining: RelayTask[] = [];
   let headingPriority: number | null = null;
   let current: { task: RelayTask; indent: number; done: boolean } | null = null;
@@ -67,23 +69,23 @@ export function parseTasks(text: string): TaskState {
   };
 
   for (const line of lines) {
-    const indent = /^\s*/.exec(line)![0].length;
-    const heading = /^#{1,6}\s+(.*)$/.exec(line);
+    const indent = /^[^\S\r]*/.exec(line)![0].length;
+    const heading = /^#{1,6}\s+(.*)$/s.exec(line);
     if (heading) {
       flushTask();
       flushBlock();
       headingPriority = priorityOf(heading[1]);
       continue;
     }
-    const box = /^(\s*)[-*+]\s+\[([ xX~-])\]\s+(.*)$/.exec(line);
+    const box = /^([^\S\r]*)[-*+][^\S\r]+\[([ xX~-])\][^\S\r]+(.*)$/s.exec(line);
     if (box) {
       flushTask();
       flushBlock();
-      const title = box[3].trim();
+      const title = strip(box[3]);
       current = { task: { title, priority: priorityOf(title) ?? headingPriority, details: [] }, indent, done: box[2] !== ' ' };
       continue;
     }
-    const field = /^(\s*)(-\s+)?([A-Za-z_][\w-]*):\s*(.*)$/.exec(line);
+    const field = /^([^\S\r]*)(-[^\S\r]+)?([A-Za-z_][\w-]*):[^\S\r]*(.*)$/s.exec(line);
     if (field && field[2]) {
       flushTask();
       flushBlock();
@@ -94,15 +96,15 @@ export function parseTasks(text: string): TaskState {
       block.fields[field[3].toLowerCase()] = unquote(field[4]);
       continue;
     }
-    if (current && line.trim() !== '' && indent > current.indent) {
-      current.task.details.push(line.trim().replace(/^[-*+]\s+/, ''));
+    if (current && strip(line) !== '' && indent > current.indent) {
+      current.task.details.push(strip(line).replace(/^[-*+][^\S\r]+/, ''));
       continue;
     }
-    if (block && line.trim() !== '' && indent > block.indent) {
-      block.extra.push(line.trim());
+    if (block && strip(line) !== '' && indent > block.indent) {
+      block.extra.push(strip(line));
       continue;
     }
-    if (line.trim() !== '') {
+    if (strip(line) !== '') {
       flushTask();
       flushBlock();
     }
@@ -112,8 +114,13 @@ export function parseTasks(text: string): TaskState {
   return { remaining, completed: countCompleted(text) };
 }
 
+/** `s` without the white space at its ends, but a CR: that is text to show. */
+function strip(s: string): string {
+  return s.replace(/^[^\S\r]+|[^\S\r]+$/g, '');
+}
+
 function unquote(v: string): string {
-  const t = v.trim();
+  const t = strip(v);
   return (t.startsWith('"') && t.endsWith('"')) || (t.startsWith("'") && t.endsWith("'")) ? t.slice(1, -1) : t;
 }
 
