@@ -67,7 +67,14 @@ describe('sync names the remotes there are, or that there are none, in one claus
     writeVersion(b, 'written on b');
     const r = handoff(b, ['sync', 'origin']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('merged 1 version from origin with 1 version from here and pushed the result\n');
+    // Each clone wrote on its own commit and neither version continues the other: two heads, and
+    // sync says so in the same line show prints (issue 22, point 3).
+    const [merged, diverged, ...rest] = r.stdout.split('\n');
+    expect(merged).toBe('merged 1 version from origin with 1 version from here and pushed the result');
+    expect(diverged).toMatch(
+      /^two sessions diverged: version [0-9a-f]{12} \(on [0-9a-f]{7}, [0-9TZ:-]+\) and the latest, version [0-9a-f]{12} \(on [0-9a-f]{7}\): neither continues the other; join them with 'git handoff write --continue [0-9a-f]{12},[0-9a-f]{12}'$/,
+    );
+    expect(rest).toEqual(['']);
     const tip = b.notesRef()!;
     expect(r.stdout).not.toContain(tip.slice(0, 12));
   });
