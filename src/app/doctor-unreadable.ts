@@ -87,11 +87,15 @@ export async function checkKeyReaders(repo: Repo, key: string): Promise<Finding[
     const seen: { id: string; blob: string }[] = [];
     const first = new Map<string, { writtenAt: string; said: string | undefined; data: Buffer }>();
     for await (const v of store.versions(tip)) {
+      // Our shared versions say so in their commit (no Handoff-Visibility): their notes are
+      // not read. Native ones, and carries made before they copied the visibility, are.
+      const t = parseTrailers(v.commit.message);
+      if (t['Handoff-Kind'] && !t['Handoff-Visibility'] && !t['Handoff-Reattached-From']) continue;
       const note = await findNote(repo.objects, v.commit.tree, v.writtenAt);
       const data = note && (await repo.objects.read(note.blob))?.data;
       if (!note || !data || !isArmoredAge(data)) continue;
       seen.push({ id: v.id, blob: note.blob });
-      first.set(note.blob, { writtenAt: v.writtenAt, said: parseTrailers(v.commit.message)['Handoff-Visibility'], data });
+      first.set(note.blob, { writtenAt: v.writtenAt, said: t['Handoff-Visibility'], data });
     }
     const verdicts = new Map<string, 'yes' | 'no' | 'unsure'>();
     for (const [blob, w] of first) {

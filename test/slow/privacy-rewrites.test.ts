@@ -265,6 +265,10 @@ describe('a squash merge on the forge', () => {
       bobFix.json.findings.find((f: any) => f.subject === f3),
       bobFix.stdout,
     ).toMatchObject({ fixed: true, to: squash3 });
+    // ada's private note of f2, whose commit bob no longer has: nothing in the clear places it, and doctor says why
+    expect(bobFix.json.findings.find((f: any) => f.subject === f2)?.message, bobFix.stdout).toMatch(
+      /cannot be re-attached: the note is encrypted for others and its commit is not in this clone/,
+    );
     expect(rows(bob)[0]).toMatchObject({ summary: 'TEAM-F3 on feat3', visibility: 'team', branch: 'main', target: squash3 });
 
     // every clone agrees after the syncs, and each reads exactly what it may
