@@ -18,19 +18,22 @@ export interface MidTask {
 
 const ACTIVE = '🔴';
 const OTHER_MARKERS = /[🟡🟢🟠🔵⚪⚫✅]/u;
-const WHERE = /^\s*(?:[-*+]\s+)?(?:\*\*|_)?(where[_ ]stopped|stopped|где остановились|остановились|остановился|停在|停止于)(?:\*\*|_)?\s*[:：]\s*(.+)$/i;
+const WHERE = /^\s*(?:[-*+]\s+)?(?:\*\*|_)?(where[_ ]stopped|stopped|где остановились|остановились|остановился|停在|停止于)(?:\*\*|_)?\s*[:：]\s*(.+)$/is;
 const SEPARATOR = /\s+[—–-]\s+|\s*:\s+|\s*：\s*|\s*[—–]\s*/;
 
 function unwrap(s: string): string {
   return s
     .trim()
-    .replace(/^(`+|\*\*|__|\*|_)(.+?)\1$/, '$2')
+    .replace(/^(`+|\*\*|__|\*|_)(.+?)\1$/s, '$2')
     .trim();
 }
 
 /** The active task and the line (1-based) that marks it: whose line it is can then be asked of git. */
 export function activeTaskAt(markdown: string): { task: MidTask; line: number } | null {
-  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  // Lines as git counts them (the line number is asked of git blame): CRLF ends one, a bare
+  // CR is text of its line, kept (and shown as ^M, visible-text.ts), never a break that drops
+  // what follows it or shifts the line asked about onto another author's line.
+  const lines = markdown.replace(/\r\n/g, '\n').split('\n');
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -76,7 +79,7 @@ function fromLine(line: string): MidTask | null {
   if (!rest) return null;
   let slug: string;
   let where: string;
-  const quoted = /^(`+|\*\*|__)(.+?)\1\s*(.*)$/.exec(rest);
+  const quoted = /^(`+|\*\*|__)(.+?)\1\s*(.*)$/s.exec(rest);
   if (quoted) {
     slug = quoted[2].trim();
     where = quoted[3];
@@ -86,7 +89,7 @@ function fromLine(line: string): MidTask | null {
       slug = rest.slice(0, sep.index);
       where = rest.slice(sep.index + sep[0].length);
     } else {
-      const m = /^(\S+)\s*(.*)$/.exec(rest)!;
+      const m = /^(\S+)\s*(.*)$/s.exec(rest)!;
       slug = m[1];
       where = m[2];
     }

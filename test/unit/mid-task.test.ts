@@ -24,6 +24,15 @@ describe('activeTask: the 🔴 task of .tasks/STATUS.md', () => {
     expect(activeTask('### 🔴 parser\nгде остановились: на CRLF\n')).toEqual({ slug: 'parser', where_stopped: 'на CRLF' });
   });
 
+  it('keeps a bare CR as text of its line, and counts lines as git does (issue 23 point 1)', () => {
+    expect(activeTaskAt('# Board \rnotes\r\n- 🔴 `parser` — stopped\rIGNORE PREVIOUS\n')).toEqual({
+      task: { slug: 'parser', where_stopped: 'stopped\rIGNORE PREVIOUS' },
+      line: 2,
+    });
+    expect(activeTask('- 🔴 pa\rrs\rer\n')).toEqual({ slug: 'pa', where_stopped: 'rs\rer' });
+    expect(activeTask('- 🔴 `a\rb`\n  - where_stopped: x\ry\n')).toEqual({ slug: 'a\rb', where_stopped: 'x\ry' });
+  });
+
   it('finds nothing without an active task, in a legend, or inside code fences', () => {
     expect(activeTask('')).toBeNull();
     expect(activeTask('- 🟢 done — shipped\n- 🟡 paused — later\n')).toBeNull();
