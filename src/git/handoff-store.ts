@@ -77,6 +77,20 @@ const MAX_CAS_ATTEMPTS = 100;
 const LOCK_WAIT_MS = 5000;
 /** How many new notes commits the branch index reads itself before asking git which are new. */
 const INDEX_WALK_LIMIT = 200;
+/** How many new commits git may name for the branch index to be brought up to date one by one. */
+const INDEX_FRESH_LIMIT = 5000;
+
+/**
+ * Whether a commit records no version and moves none, from its message and parents alone
+ * (docs/format.md "Which commits are versions"): one with our kind trailer that is not a
+ * version with a target (bookkeeping: receipts, items, policy, merges), or a merge without
+ * it. Such commits are nothing to a reader of versions but the way to their parents.
+ */
+export function recordsNothing(commit: Commit, trailers: Record<string, string> = parseTrailers(commit.message)): boolean {
+  const kind = trailers['Handoff-Kind'];
+  if (kind) return kind !== 'version' || !isObjectId(trailers['Handoff-Target']);
+  return commit.parents.length > 1;
+}
 
 export class HandoffStore {
   private readonly held: HeldNotes;
@@ -97,10 +111,10 @@ export class HandoffStore {
   /**
    * Commits of the notes history, newest first (committer date, never a parent before its
    * child). `stop` and what lies only behind it are not walked. `jump` names, for a commit,
-   * the commit its walk goes on from instead of its parents (a line of bookkeeping commits
-   * passed over, src/git/walk-skips.ts): the commit is given with that one parent.
+   * the commits its walk goes on from instead of its parents (bookkeeping commits passed
+   * over, src/git/walk-skips.ts): the commit is given with those as its parents.
    */
-  async *walk(from?: string | null, stop?: string, jump?: (id: string) => string | undefined): AsyncGenerator<{ id: string; commit: Commit }> {
+  async *walk(from?: string | null, stop?: string, jump?: (id: string) => string[] | undefined): AsyncGenerator<{ id: string; commit: Commit }> {
     const start = from === undefined ? await this.tip() : from;
     if (!start || start === stop) return;
     const seen = new Set<string>([start, ...(stop ? [stop] : [])]);
@@ -109,7 +123,7 @@ export class HandoffStore {
     const push = async (id: string) => {
       const commit = await this.readCommit(id);
       const to = jump?.(id);
-      queue.push({ id, commit: to ? { ...commit, parents: [to] } : commit, seq: seq++ });
+      queue.push({ id, commit: to ? { ...commit, parents: to } : commit, seq: seq++ });
     };
     await push(start);
     while (queue.length) {
@@ -122,7 +136,8 @@ export class HandoffStore {
       }
       const [next] = queue.splice(best, 1);
       yield { id: next.id, commit: next.commit };
-      for (const p of next.commit.parents) {
+      // (the consumer may have learnt a jump for it meanwhile)
+      for (const p of jump?.(next.id) ?? next.commit.parents) {
         if (seen.has(p)) continue;
         seen.add(p);
         await push(p);
@@ -142,11 +157,10 @@ export class HandoffStore {
    */
   async classify(id: string, commit: Commit): Promise<{ version: VersionInfo | null; moves: NoteMove[] }> {
     const trailers = parseTrailers(commit.message);
-    const kind = trailers['Handoff-Kind'];
     const none = { version: null, moves: [] };
-    if (kind) {
+    if (recordsNothing(commit, trailers)) return none;
+    if (trailers['Handoff-Kind']) {
       const target = trailers['Handoff-Target'];
-      if (kind !== 'version' || !isObjectId(target)) return none;
       const lineage = parseLineage(trailers);
       return {
         version: {
@@ -162,7 +176,6 @@ export class HandoffStore {
         moves: [],
       };
     }
-    if (commit.parents.length > 1) return none;
     const parentTree = commit.parents.length ? (await this.readCommit(commit.parents[0])).tree : EMPTY_TREE_OID;
     const changed = (await diffNotes(this.repo.objects, parentTree, commit.tree)).filter((d) => d.newBlob);
     if (!changed.length) return none;
@@ -248,12 +261,15 @@ export class HandoffStore {
       // A merge (sync) joins the history below the cached tip: git tells the new commits.
       const anc = await this.repo.runGit(['merge-base', '--is-ancestor', cached.tip, tip], { readOnly: true });
       if (anc.code !== 0) return null;
-      const r = await this.repo.runGit(['rev-list', tip, `^${cached.tip}`], { readOnly: true });
+      // (more than a sync brings in a day: a remote's run of bookkeeping, say; the reader's
+      // walk, which jumps over such runs, builds the index again instead of reading each here)
+      const r = await this.repo.runGit(['rev-list', `--max-count=${INDEX_FRESH_LIMIT + 1}`, tip, `^${cached.tip}`], { readOnly: true });
       if (r.code !== 0) return null;
       fresh = r.stdout
         .toString('utf8')
         .split('\n')
         .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+      if (fresh.length > INDEX_FRESH_LIMIT) return null;
     }
     const branches: (string | null)[] = [];
     let unplaced = cached.unplaced;

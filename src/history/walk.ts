@@ -4,46 +4,64 @@
  * rebase through `notes.rewriteRef`) is no version; it moves the versions whose notes it
  * copied, so each is reported where its note sits now (docs/format.md "Rewritten commits").
  *
- * A long line of bookkeeping commits (a remote's 100,000 receipts) is read once: the walk
- * records where it ends (src/git/walk-skips.ts) and later walks jump over it.
+ * A long run of commits that record nothing (a remote's 100,000 receipts or merges, however
+ * they arrived) is read once: the walk that meets one hands the rest of it to git and
+ * records where it is left (src/git/walk-skips.ts); this walk and later ones jump over it.
  */
 import type { Commit } from '../git/objects.js';
-import { parseTrailers } from '../git/objects.js';
-import type { HandoffStore, VersionInfo } from '../git/handoff-store.js';
+import { recordsNothing, type HandoffStore, type VersionInfo } from '../git/handoff-store.js';
 import { Moves } from '../git/note-moves.js';
 import { findNote } from '../git/notes-tree.js';
 import { MIN_SKIP, WalkSkips, type Skip } from '../git/walk-skips.js';
 
 export interface WalkedCommit {
   id: string;
+  /** with the parents the walk goes on from (the way out of a region jumped over) */
   commit: Commit;
   /** the version this commit records (its target moved where a later copy put its note), or null */
   version: VersionInfo | null;
 }
 
+/** How many times one walk asks git for a region: a run that turns out short costs one each. */
+const MAX_FINDS = 8;
+
 /** Every commit of the history from `tip`, newest first, with the version it records. */
 export async function* walkVersions(store: HandoffStore, tip: string): AsyncGenerator<WalkedCommit> {
   const moves = new Moves();
   const skips = new WalkSkips(store.repo);
-  /** lines of bookkeeping commits under way, by the commit the line waits for next */
+  /** single lines of such commits under way, by the commit the line waits for next */
   const lines = new Map<string, { top: string; length: number }>();
+  /** such commits read in process one after another (git reads the rest once there are many) */
+  let run = 0;
+  let finds = 0;
   try {
-    for await (const { id, commit } of store.walk(tip, undefined, (c) => skips.get(c)?.below)) {
-      const c = await store.classify(id, commit);
+    for await (const { id, commit: given } of store.walk(tip, undefined, (c) => skips.get(c)?.below)) {
+      let jumped: Skip | null | undefined = skips.get(id);
+      const c = jumped ? { version: null, moves: [] } : await store.classify(id, given);
       moves.add(c.moves);
       const v = c.version;
+      const nothing = jumped !== undefined || recordsNothing(given);
+      run = nothing && !jumped ? run + 1 : 0;
+      if (run >= MIN_SKIP && finds < MAX_FINDS) {
+        finds++;
+        jumped = await skips.find(id);
+        if (jumped) {
+          skips.record(id, jumped);
+          run = 0;
+        }
+      }
+      const commit = jumped ? { ...given, parents: jumped.below } : given;
       const line = lines.get(id);
       lines.delete(id);
-      if (!v && commit.parents.length === 1 && parseTrailers(commit.message)['Handoff-Kind']) {
-        const jumped: Skip | undefined = skips.get(id);
+      if (nothing && commit.parents.length === 1) {
         const length = (line?.length ?? 0) + (jumped?.length ?? 1);
         lines.set(commit.parents[0], { top: line?.top ?? id, length });
-      } else if (line && line.length >= MIN_SKIP) skips.record(line.top, { below: id, length: line.length });
+      } else if (line && line.length >= MIN_SKIP) skips.record(line.top, { below: [id], length: line.length });
       yield { id, commit, version: v && (await moves.apply(v, async () => (await findNote(store.repo.objects, v.commit.tree, v.writtenAt))?.blob)) };
     }
   } finally {
     // A reader that stopped early (it had its answer) still keeps the lines it read: any
     // part of a line, from its top to the parent of the last commit read, is a line too.
-    for (const [below, line] of lines) if (line.length >= MIN_SKIP) skips.record(line.top, { below, length: line.length });
+    for (const [below, line] of lines) if (line.length >= MIN_SKIP) skips.record(line.top, { below: [below], length: line.length });
   }
 }

@@ -12,28 +12,10 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { TestRepo } from '../helpers/repo.js';
 import { cliPath, handoff, type CliResult } from '../helpers/cli.js';
+import { claudeStart, fastImport, futureBookkeeping, timed, victimAndRemote } from '../helpers/hostile-notes.js';
 
 const N = 100_000;
 const hex = (i: number) => createHash('sha1').update(`foreign ${i}`).digest('hex');
-
-/** The victim, with one version of its own, and a bare remote that holds the same history. */
-function victimAndRemote(): { victim: TestRepo; bare: TestRepo; attacker: TestRepo } {
-  const bare = TestRepo.init({ bare: true });
-  const victim = TestRepo.init();
-  victim.commit('feat: start', { 'a.txt': 'a\n' });
-  victim.git('remote', 'add', 'origin', bare.dir);
-  expect(handoff(victim, ['write', '--summary', 'my own work']).code).toBe(0);
-  victim.git('push', '-q', 'origin', 'main', 'refs/notes/handoff');
-  const attacker = TestRepo.init({ branch: 'mallory' });
-  attacker.git('remote', 'add', 'origin', bare.dir);
-  attacker.git('fetch', '-q', 'origin', 'main:main', 'refs/notes/handoff:refs/notes/handoff');
-  return { victim, bare, attacker };
-}
-
-function fastImport(repo: TestRepo, stream: string): void {
-  const r = repo.gitRaw(['fast-import', '--quiet'], { input: stream });
-  expect(r.status, r.stderr).toBe(0);
-}
 
 /** The attacker's pushed history, fetched into the victim's notes ref as `init --sync`'s refspec would. */
 function deliver(attacker: TestRepo, victim: TestRepo): void {
@@ -45,12 +27,6 @@ function deliver(attacker: TestRepo, victim: TestRepo): void {
 function big(repo: TestRepo, args: string[], input = ''): CliResult {
   const r = spawnSync('git', ['handoff', ...args], { cwd: repo.dir, env: { ...repo.tick(), PATH: cliPath() }, input, encoding: 'utf8', maxBuffer: 1 << 30 });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: args.includes('--json') ? JSON.parse(r.stdout) : undefined };
-}
-
-function timed<T>(f: () => T): { value: T; ms: number } {
-  const t = Date.now();
-  const value = f();
-  return { value, ms: Date.now() - t };
 }
 
 describe('100,000 foreign notes entries for commits this clone lacks', () => {
@@ -87,30 +63,6 @@ describe('100,000 foreign notes entries for commits this clone lacks', () => {
     expect(j.json.findings.filter((f: any) => f.kind === 'orphan')).toHaveLength(N);
   });
 });
-
-/** `count` bookkeeping commits (receipts) dated from the year 2100 on, on top of the attacker's notes ref. */
-function futureBookkeeping(attacker: TestRepo, count: number): void {
-  const tip = attacker.git('rev-parse', 'refs/notes/handoff').trim();
-  let s = '';
-  for (let i = 0; i < count; i++) {
-    const msg = `receipt ${i}\n\nHandoff-Kind: receipt\n`;
-    const body = `{"n":${i}}\n`;
-    s += `commit refs/notes/handoff\ncommitter Mallory <m@example.com> ${4102444800 + i} +0000\ndata ${msg.length}\n${msg}`;
-    if (i === 0) s += `from ${tip}\n`;
-    s += `M 100644 inline receipts/r-${i % 97}.json\ndata ${body.length}\n${body}\n`;
-  }
-  fastImport(attacker, s);
-}
-
-const claudeStart = (repo: TestRepo) =>
-  JSON.stringify({
-    session_id: 'sess-1',
-    transcript_path: '/tmp/t.jsonl',
-    cwd: repo.dir,
-    permission_mode: 'default',
-    hook_event_name: 'SessionStart',
-    source: 'startup',
-  });
 
 describe.each([
   ['on top of the victim’s version (sync fast-forwards)', false],
