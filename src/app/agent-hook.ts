@@ -23,6 +23,7 @@ import { scanText } from '../core/secrets.js';
 import { mask } from '../core/secret-fields.js';
 import { currentDivergence, showHandoff } from './show.js';
 import { bookmarkText, divergenceLines, joinCommand, notices } from './show-report.js';
+import { isOverBudget, skippedLine } from './hook-budget.js';
 import { loadPhrases } from './phrases-policy.js';
 import { NotARepository, UntrustedRepository, isHandoffError } from '../errors.js';
 import { visibleDeep } from '../core/visible-text.js';
@@ -180,7 +181,14 @@ const sessionStart: Handler = async (repo, adapter, input, env) => {
   }
 
   if (again) return warnings.length ? { warnings } : {};
-  const r = await showHandoff(repo, {});
+  let r: Awaited<ReturnType<typeof showHandoff>>;
+  try {
+    r = await showHandoff(repo, {});
+  } catch (e) {
+    if (!isOverBudget(e)) throw e;
+    const line = skippedLine("the previous session's handoff", e);
+    return { context: `git-handoff: ${line}.`, warnings: [...warnings, line] };
+  }
   // What the session was given is what its whole-document writes continue (docs/format.md "Lineage").
   if (r.version) saveSession(repo, { ...state, shown_version: r.version.id }, now);
   const context = sessionStartContext({

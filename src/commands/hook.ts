@@ -3,6 +3,7 @@ import { str } from './types.js';
 import type { HookHandler } from '../app/hooks/types.js';
 import { UntrustedRepository, UsageError, isHandoffError } from '../errors.js';
 import { readStdin, readStdinBytes } from '../cli/io.js';
+import { startHookBudget } from '../app/hook-budget.js';
 
 /**
  * Git hook events, one line each; a module exports `run: HookHandler`. Add an event with one
@@ -25,6 +26,7 @@ export const GIT_HOOK_EVENTS: Record<string, () => Promise<{ run: HookHandler }>
  * whatever happens (an unknown event, bad input, an internal error) the exit code is 0.
  */
 async function runAgentHook(agent: string, event: string, ctx: CommandContext): Promise<number> {
+  startHookBudget();
   try {
     const { runAgentHook: run } = await import('../app/agent-hook.js');
     const input = await readStdin(ctx.io);
@@ -59,6 +61,9 @@ export const command: CommandModule = {
     const load = GIT_HOOK_EVENTS[event];
     if (!load) throw new UsageError(`hook: unknown event '${event}' (known: ${Object.keys(GIT_HOOK_EVENTS).join(', ')})`);
     if (process.env.HANDOFF_SKIP === '1') return 0;
+    // Within the hooks' time budget whatever a remote sent (pre-push keeps its own, post-rewrite
+    // carries the notes of rewritten commits: not optional work to skip).
+    if (event !== 'pre-push' && event !== 'post-rewrite') startHookBudget();
     try {
       const { run } = await load();
       return await run({ io: ctx.io, cwd: ctx.cwd, args: rest, stdin: async () => (await readStdinBytes(ctx.io))?.toString('utf8') ?? '' });

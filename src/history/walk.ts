@@ -13,6 +13,7 @@ import { recordsNothing, type HandoffStore, type VersionInfo } from '../git/hand
 import { Moves } from '../git/note-moves.js';
 import { findNote } from '../git/notes-tree.js';
 import { MIN_SKIP, WalkSkips, type Skip } from '../git/walk-skips.js';
+import { ReadOverBudget, readDeadline } from '../git/read-budget.js';
 
 export interface WalkedCommit {
   id: string;
@@ -25,17 +26,24 @@ export interface WalkedCommit {
 /** How many times one walk asks git for a region: a run that turns out short costs one each. */
 const MAX_FINDS = 8;
 
-/** Every commit of the history from `tip`, newest first, with the version it records. */
+/**
+ * Every commit of the history from `tip`, newest first, with the version it records. Past
+ * this process's read deadline (a hook's budget: src/git/read-budget.ts) it throws
+ * `ReadOverBudget`, keeping what it read for the next walk.
+ */
 export async function* walkVersions(store: HandoffStore, tip: string): AsyncGenerator<WalkedCommit> {
+  const deadline = readDeadline();
+  let read = 0;
   const moves = new Moves();
   const skips = new WalkSkips(store.repo);
-  /** single lines of such commits under way, by the commit the line waits for next */
+  /** single lines of commits that record nothing under way, by the commit the line waits for next */
   const lines = new Map<string, { top: string; length: number }>();
   /** such commits read in process one after another (git reads the rest once there are many) */
   let run = 0;
   let finds = 0;
   try {
     for await (const { id, commit: given } of store.walk(tip, undefined, (c) => skips.get(c)?.below)) {
+      if (++read % 64 === 0 && Date.now() > deadline) throw new ReadOverBudget(read);
       let jumped: Skip | null | undefined = skips.get(id);
       const c = jumped ? { version: null, moves: [] } : await store.classify(id, given);
       moves.add(c.moves);
@@ -44,7 +52,7 @@ export async function* walkVersions(store: HandoffStore, tip: string): AsyncGene
       run = nothing && !jumped ? run + 1 : 0;
       if (run >= MIN_SKIP && finds < MAX_FINDS) {
         finds++;
-        jumped = await skips.find(id);
+        jumped = await skips.find(id, deadline);
         if (jumped) {
           skips.record(id, jumped);
           run = 0;
@@ -53,7 +61,8 @@ export async function* walkVersions(store: HandoffStore, tip: string): AsyncGene
       const commit = jumped ? { ...given, parents: jumped.below } : given;
       const line = lines.get(id);
       lines.delete(id);
-      if (nothing && commit.parents.length === 1) {
+      // (native commits that proved to change no note are in a line too: a fact of theirs as well)
+      if (!v && !c.moves.length && commit.parents.length === 1) {
         const length = (line?.length ?? 0) + (jumped?.length ?? 1);
         lines.set(commit.parents[0], { top: line?.top ?? id, length });
       } else if (line && line.length >= MIN_SKIP) skips.record(line.top, { below: [id], length: line.length });

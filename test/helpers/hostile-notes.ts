@@ -67,6 +67,24 @@ export function futureMergeChain(attacker: TestRepo, count: number): void {
   attacker.git('branch', '-D', 'side');
 }
 
+/**
+ * `count` commits dated from the year 2100 on, one line on top of the attacker's notes ref,
+ * with no trailer of ours (plain `git commit` on the notes ref): each changes a file that is
+ * no note, so only reading its trees tells that it records no version.
+ */
+export function futureNativeCommits(attacker: TestRepo, count: number): void {
+  const tip = attacker.git('rev-parse', 'refs/notes/handoff').trim();
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const msg = `tidy ${i}\n`;
+    const body = `{"n":${i}}\n`;
+    let s = `commit refs/notes/handoff\ncommitter Mallory <m@example.com> ${FUTURE + i} +0000\ndata ${msg.length}\n${msg}`;
+    if (i === 0) s += `from ${tip}\n`;
+    parts.push(`${s}M 100644 inline receipts/n-${i % 97}.json\ndata ${body.length}\n${body}\n`);
+  }
+  fastImport(attacker, parts.join(''));
+}
+
 /** A copy of `repo` in a fresh folder (a reader that comes first, again). */
 export function copyRepo(repo: TestRepo): TestRepo {
   const dir = join(tempDir(), 'copy');

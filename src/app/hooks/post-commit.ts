@@ -18,6 +18,7 @@ import { landSquash } from '../heal.js';
 import { healedLine } from './post-merge.js';
 import { currentDivergence } from '../show.js';
 import { joinCommand } from '../show-report.js';
+import { isOverBudget, skippedLine } from '../hook-budget.js';
 
 /** How far back the first-commit rule looks for the boundary before going by dates. */
 const WALK_LIMIT = 200;
@@ -36,15 +37,22 @@ export async function run(ctx: HookContext): Promise<number> {
       ctx.io.err(healedLine(landed));
       return 0;
     }
-    const verdict = await verdictForHead(repo);
-    if (verdict?.substantive) {
-      // Two heads: the write that records where the work stands should join them too.
-      const d = await currentDivergence(repo);
-      const write = d
-        ? `and join the sessions that diverged (versions ${[d.latest, ...d.diverged].map((v) => v.id.slice(0, 12)).join(' and ')}) with '${joinCommand(d.latest, d.diverged)}'`
-        : "with 'git handoff write'";
-      ctx.io.err(`git-handoff: substantive commit (${REASONS[verdict.rule]}); when this piece of work stops, record where it stands ${write}`);
+    let line: string | null = null;
+    try {
+      const verdict = await verdictForHead(repo);
+      if (verdict?.substantive) {
+        // Two heads: the write that records where the work stands should join them too.
+        const d = await currentDivergence(repo);
+        const write = d
+          ? `and join the sessions that diverged (versions ${[d.latest, ...d.diverged].map((v) => v.id.slice(0, 12)).join(' and ')}) with '${joinCommand(d.latest, d.diverged)}'`
+          : "with 'git handoff write'";
+        line = `git-handoff: substantive commit (${REASONS[verdict.rule]}); when this piece of work stops, record where it stands ${write}`;
+      }
+    } catch (e) {
+      if (!isOverBudget(e)) throw e;
+      line = `git-handoff: ${skippedLine('the substantive-commit check of this commit', e)}`;
     }
+    if (line) ctx.io.err(line);
     return 0;
   });
 }

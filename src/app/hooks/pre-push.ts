@@ -8,6 +8,7 @@
  */
 import { NOTES_REF, type Repo } from '../../git/repo.js';
 import { withRepo } from '../repository.js';
+import { startHookBudget } from '../hook-budget.js';
 import { HandoffStore } from '../../git/handoff-store.js';
 import { pushNotes, trackingRef, type NetworkBudget } from '../../git/remote.js';
 import { isAncestor } from '../../git/notes-history.js';
@@ -62,7 +63,10 @@ export async function run(ctx: HookContext): Promise<number> {
   const remote = ctx.args[0];
   await withRepo(ctx.cwd, async (repo) => {
     try {
-      const r = await pushAlongside(repo, remote, await configuredBudget(repo, 'handoff.sync.hookTimeout', HOOK_TIMEOUT_SECONDS));
+      const budget = await configuredBudget(repo, 'handoff.sync.hookTimeout', HOOK_TIMEOUT_SECONDS);
+      // its reads of the notes history too (a remote's long run of bookkeeping): docs/hooks.md "Time budget"
+      startHookBudget(budget.seconds);
+      const r = await pushAlongside(repo, remote, budget);
       if (r.action === 'pushed') ctx.io.err(`git-handoff: pushed the handoff history (${NOTES_REF}) to ${r.remote}`);
       if (r.action === 'merged') ctx.io.err(`git-handoff: merged ${r.versions} handoff version(s) from ${r.remote} and pushed the handoff history`);
       if (r.action !== 'nothing' && r.unscanned?.length) ctx.io.err(`git-handoff: ${unscannedLine(r.unscanned)}`);
