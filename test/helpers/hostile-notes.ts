@@ -98,9 +98,9 @@ export function timed<T>(f: () => T): { value: T; ms: number } {
   return { value, ms: Date.now() - t };
 }
 
-export const claudeStart = (repo: TestRepo) =>
+export const claudeStart = (repo: TestRepo, session = 'sess-1') =>
   JSON.stringify({
-    session_id: 'sess-1',
+    session_id: session,
     transcript_path: '/tmp/t.jsonl',
     cwd: repo.dir,
     permission_mode: 'default',

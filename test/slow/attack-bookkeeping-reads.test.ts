@@ -3,10 +3,15 @@
  * arrived by plain git (a `git fetch` straight into refs/notes/handoff, a native `git notes
  * merge`), not through our `sync`, costs about what git's own walk of them costs: the reader
  * hands the line to git instead of reading it commit by commit (src/git/walk-skips.ts). Each
- * reader is timed as the first one, on its own copy of the clone. The bound is a ratio to
- * `git rev-list` of the same history on the same machine at the same time (load slows both).
+ * reader is timed as the first one, on its own copy of the clone. `show`'s bound is a ratio
+ * to `git rev-list` of the same history on the same machine at the same time (load slows
+ * both). A hook answers within its time budget (docs/hooks.md "Time budget"); on a loaded
+ * machine it may stop at the budget instead, say so in one line, and the next one goes on
+ * from what it read, so a few runs answer in full.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { TestRepo } from '../helpers/repo.js';
 import { handoff } from '../helpers/cli.js';
 import { claudeStart, copyRepo, futureBookkeeping, futureMergeChain, timed, victimAndRemote } from '../helpers/hostile-notes.js';
@@ -20,47 +25,57 @@ function gitWalk(repo: TestRepo): number {
 }
 
 /** What a first reader may cost: a few times git's walk (two git processes stream it to us), plus Node's start-up and our own read. */
-const bound = (git: number) => 4 * git + 1000;
-
-const readers: [string, (r: TestRepo) => void][] = [
-  [
-    'show',
-    (r) => {
-      const j = handoff(r, ['show', '--json']);
-      expect(j.code, j.stderr).toBe(0);
-      expect(j.json.handoff.summary).toMatch(/^my (own|newer) work$/);
-    },
-  ],
-  [
-    'the session-start hook',
-    (r) => {
-      const s = handoff(r, ['hook', 'session-start', '--agent', 'claude'], { input: claudeStart(r) });
-      expect(s.code, s.stderr).toBe(0);
-      expect(JSON.parse(s.stdout).hookSpecificOutput.additionalContext).toMatch(/my (own|newer) work/);
-    },
-  ],
-  [
-    'the post-commit hook',
-    (r) => {
-      r.commit('feat: more work', { 'c.txt': 'c\n' });
-      const p = handoff(r, ['hook', 'post-commit']);
-      expect(p.code, p.stderr).toBe(0);
-      expect(p.stderr).toMatch(/substantive commit/);
-    },
-  ],
-];
+const bound = (git: number) => 5 * git + 1500;
+/** A hook's budget (docs/hooks.md "Time budget") and a slack for a loaded 2-core machine. */
+const HOOK_BOUND_MS = 2_000 + 2_000;
+/** On a loaded machine a hook may stop at its budget: then it says so, and the next one goes on from there. */
+const HOOK_RUNS = 6;
 
 function firstReads(victim: () => TestRepo, what: string) {
-  it.each(readers)(`%s, the first reader after ${what}, costs about git's own walk`, (_name, read) => {
+  it(`show, the first reader after ${what}, costs about git's own walk`, () => {
     const repo = copyRepo(victim());
     const git = gitWalk(repo);
-    const { ms } = timed(() => read(repo));
-    console.info(`${what}: first ${_name} ${ms} ms (git rev-list ${git} ms)`);
-    expect(ms).toBeLessThan(bound(git));
+    const show = timed(() => handoff(repo, ['show', '--json']));
+    console.info(`${what}: first show ${show.ms} ms (git rev-list ${git} ms)`);
+    expect(show.value.code, show.value.stderr).toBe(0);
+    expect(show.value.json.handoff.summary).toMatch(/^my (own|newer) work$/);
+    expect(show.ms).toBeLessThan(bound(git));
+    // git read the region, from where the walk handed it over (a run of MIN_SKIP read in process)
+    const skips = JSON.parse(readFileSync(join(repo.gitDir(), 'handoff', 'walk-skips.json'), 'utf8')).skips as [string, string[], number][];
+    expect(skips.some(([, , n]) => n >= N - 300 && n < N)).toBe(true);
     // and the next reader reads the record the first one left
-    const again = timed(() => readers[0][1](repo));
+    const again = timed(() => handoff(repo, ['show', '--json']));
+    expect(again.value.json).toEqual(show.value.json);
     expect(again.ms).toBeLessThan(bound(git));
   });
+
+  const hooks: [string, (r: TestRepo, run: number) => { code: number; stdout: string; stderr: string }, (r: { stdout: string; stderr: string }) => boolean][] =
+    [
+      [
+        'the session-start hook',
+        (r, run) => handoff(r, ['hook', 'session-start', '--agent', 'claude'], { input: claudeStart(r, `sess-${run}`) }),
+        (r) => /my (own|newer) work/.test(JSON.parse(r.stdout).hookSpecificOutput.additionalContext),
+      ],
+      ['the post-commit hook', (r) => handoff(r, ['hook', 'post-commit']), (r) => /^git-handoff: substantive commit/.test(r.stderr)],
+    ];
+  it.each(hooks)(
+    `%s, the first reader after ${what}, answers within its budget (or says what it skipped, and the next one goes on)`,
+    (name, hook, answered) => {
+      const repo = copyRepo(victim());
+      repo.commit('feat: more work', { 'c.txt': 'c\n' });
+      const times: number[] = [];
+      for (let run = 1; run <= HOOK_RUNS; run++) {
+        const r = timed(() => hook(repo, run));
+        times.push(r.ms);
+        expect(r.value.code, r.value.stderr).toBe(0);
+        expect(r.ms).toBeLessThan(HOOK_BOUND_MS);
+        if (answered(r.value)) break;
+        expect(r.value.stderr, 'a hook that did not answer says what it skipped').toMatch(/was skipped: reading the notes history took this hook's 2 s budget/);
+        expect(run, `${name} answered in none of ${HOOK_RUNS} runs`).toBeLessThan(HOOK_RUNS);
+      }
+      console.info(`${what}: ${name} ${times.join(' ms, ')} ms`);
+    },
+  );
 }
 
 describe(`${N} future-dated bookkeeping commits fetched straight into refs/notes/handoff`, () => {
