@@ -12,7 +12,7 @@ import { parseDocument } from '../core/parse.js';
 import { checkStored } from '../core/schema.js';
 import { toCanonicalYaml } from '../core/canonical.js';
 import { parseTrailers } from '../core/commit-message.js';
-import { parseRecord, purgedMessage, recordSitsAt, tombstone, PURGED_DIR, RECORD_TOMBSTONE, type PurgeRecord } from '../core/purge.js';
+import { parseRecord, purgedMessage, recordSitsAt, strictPurgedMessage, tombstone, PURGED_DIR, RECORD_TOMBSTONE, type PurgeRecord } from '../core/purge.js';
 
 export { expireUnreachableReflogs } from '../git/history-rewrite.js';
 
@@ -47,6 +47,7 @@ async function tombstoneOf(note: Buffer | null): Promise<Buffer> {
 const PURGE: NoteRewrite = {
   tombstone: tombstoneOf,
   message: (message, target) => purgedMessage(parseTrailers(message), target),
+  strictMessage: (message, target) => strictPurgedMessage(parseTrailers(message), target),
   record: Buffer.from(RECORD_TOMBSTONE, 'utf8'),
 };
 

@@ -15,7 +15,9 @@ import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from './purge-
 import { isAncestor } from '../git/notes-history.js';
 import { defaultRemote, trackingRef } from '../git/remote.js';
 import { resolveIdentities } from '../git/identity.js';
-import { formatRecord, isRecordPath, recordKey, recordPath, type PurgeRecord } from '../core/purge.js';
+import { formatRecord, isMessageOnly, isRecordPath, purgedMessage, recordKey, recordPath, type PurgeRecord } from '../core/purge.js';
+import { parseTrailers } from '../core/commit-message.js';
+import { scanText } from '../core/secrets.js';
 import { compileAllow, scanRecord } from '../core/secret-fields.js';
 import { ConcurrentWriters, NothingToPurge, UnknownVersion } from '../errors.js';
 import { dropSearchIndex } from '../git/search-index.js';
@@ -25,7 +27,7 @@ const MAX_ATTEMPTS = 5;
 export interface PurgeResult {
   dryRun: boolean;
   /** each purged version, or (with `path`) each notes commit that put a leaked bookkeeping record there */
-  purged: { version: string; target: string; replacement: string; path?: string }[];
+  purged: { version: string; target: string; replacement: string; path?: string; message?: true }[];
   tip: { before: string; after: string };
   /** commits replayed after the purged versions */
   rewritten: number;
@@ -49,11 +51,22 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
         for (const r of await leakedRecords(repo, tip, name)) if (!purgedRecords.has(`${r.path} ${r.blob}`) && !has(r)) records.push(r);
         continue;
       }
+      const bookkeeping = await bookkeepingCommit(repo, store, tip, name);
+      if (bookkeeping) {
+        if (already.has(bookkeeping)) throw new NothingToPurge(`the message of notes commit ${bookkeeping.slice(0, 12)} is already purged`);
+        if (!(await messageLeaks(repo, bookkeeping, (m) => m)))
+          throw new NothingToPurge(`notes commit ${bookkeeping.slice(0, 12)} is no version, and its message holds no secret the scan finds; nothing to purge`);
+        const r: PurgeRecord = { version: bookkeeping, target: bookkeeping, blob: bookkeeping, message: true };
+        if (!has(r)) records.push(r);
+        continue;
+      }
       const v = await new VersionReader(repo).resolve(name, { all: true });
       if (already.has(v.id)) throw new NothingToPurge(`version ${v.id.slice(0, 12)} is already purged`);
       const note = await findNote(repo.objects, v.commit.tree, v.writtenAt);
       if (!note) throw new NothingToPurge(`version ${v.id.slice(0, 12)} has no note to purge`);
-      const r = { version: v.id, target: v.writtenAt, blob: note.blob };
+      // A secret the purged message would keep (a Handoff- trailer's value): the message goes too.
+      const strict = await messageLeaks(repo, v.id, (m) => purgedMessage(parseTrailers(m), v.writtenAt));
+      const r: PurgeRecord = { version: v.id, target: v.writtenAt, blob: note.blob, ...(strict ? { message: true as const } : {}) };
       if (!has(r)) records.push(r);
     }
     if (!records.length) throw new NothingToPurge(`nothing to purge: every leaked content of ${names.join(', ')} is already purged`);
@@ -67,6 +80,7 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
         target: r.target,
         replacement: rw.mapping.get(r.version) ?? r.version,
         ...(r.path ? { path: r.path } : {}),
+        ...(isMessageOnly(r) ? { message: true as const } : {}),
       })),
       tip: { before: tip, after: newTip },
       rewritten: rw.mapping.size,
@@ -120,6 +134,25 @@ async function leakedRecords(repo: Repo, tip: string, path: string): Promise<Pur
   return put.filter((p) => leaked.has(p.blob)).map((p) => ({ version: p.commit, target: p.commit, blob: p.blob, path }));
 }
 
+/**
+ * The notes commit `name` names in the history of `tip` when it is no version (a bookkeeping
+ * commit: a receipt, a policy, a merge, one made with plain git), else null.
+ */
+async function bookkeepingCommit(repo: Repo, store: HandoffStore, tip: string, name: string): Promise<string | null> {
+  if (!/^[0-9a-f]{4,64}$/i.test(name)) return null;
+  const r = await repo.runGit(['rev-parse', '-q', '--verify', '--end-of-options', `${name}^{commit}`], { readOnly: true });
+  const id = r.code === 0 ? r.stdout.toString().trim() : '';
+  if (!/^[0-9a-f]{40,64}$/.test(id) || !(await isAncestor(repo, id, tip))) return null;
+  return (await store.versionOf(id, await store.readCommit(id))) ? null : id;
+}
+
+/** Whether commit `id`'s message, as `purged` would leave it, still holds a secret the outgoing scan finds. */
+async function messageLeaks(repo: Repo, id: string, purged: (message: string) => string): Promise<boolean> {
+  const c = await requireCommit(repo.objects, id);
+  const allow = compileAllow(await repo.configAll('handoff.secrets.allow'));
+  return scanText(purged(c.message), allow).length > 0;
+}
+
 /** A `repair` commit on top of the rewritten history carrying the purge records. */
 async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, records: PurgeRecord[]): Promise<string> {
   const last = await requireCommit(objects, tip);
@@ -130,7 +163,7 @@ async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, recor
   // real run makes (the dry run predicted one id and the run made another).
   const when = { timestamp: last.committer.timestamp, tz: last.committer.tz };
   const trailers = ['Handoff-Kind: repair', ...new Set(records.map((r) => `Handoff-Purged: ${r.version}`))];
-  const what = records.every((r) => r.path) ? 'bookkeeping record' : 'version';
+  const what = records.every((r) => r.path || isMessageOnly(r)) ? 'bookkeeping record' : 'version';
   const message = `purge ${records.length === 1 ? `a ${what}` : `${records.length} ${what}s`} from the handoff history\n\n${trailers.join('\n')}\n`;
   return objects.write(
     'commit',

@@ -21,6 +21,14 @@ export interface PurgeRecord {
    * notes commit that put `blob` there
    */
   path?: string;
+  /**
+   * the commit `version`'s message is purged too (`strictPurgedMessage`): its scan found a
+   * secret that the plain purged message keeps (a `Handoff-` trailer), or `version` is a
+   * bookkeeping commit whose message holds one (`target` and `blob` are then `version` too,
+   * so an earlier release takes it for a version whose note it does not find, and still
+   * replaces the commit's subject)
+   */
+  message?: true;
 }
 
 /** What a purged bookkeeping record becomes wherever the history holds it. */
@@ -66,6 +74,39 @@ export function purgedMessage(trailers: Record<string, string>, target: string):
   return kept.length ? `${subject}\n\n${kept.map(([k, v]) => `${k}: ${v}`).join('\n')}\n` : `${subject}\n`;
 }
 
+/** Whether a record purges only a commit's message: a bookkeeping commit, no note. */
+export function isMessageOnly(r: Pick<PurgeRecord, 'version' | 'blob' | 'message'>): boolean {
+  return r.message === true && r.blob === r.version;
+}
+
+// The trailer values a strict purged message keeps: shapes that hold no words (ids, fixed words, counts).
+const IDS = /^(?:none|[0-9a-f]{40}(?:[0-9a-f]{24})?(?:,[ ]?[0-9a-f]{40}(?:[0-9a-f]{24})?)*)$/;
+const KEEP: Record<string, RegExp> = {
+  'Handoff-Kind': /^(?:version|receipt|item|policy|merge|repair)$/,
+  'Handoff-Target': IDS,
+  'Handoff-Continues': IDS,
+  'Handoff-Beside': IDS,
+  'Handoff-Reattached-From': IDS,
+  'Handoff-Policy': IDS,
+  'Handoff-Purged': IDS,
+  'Handoff-Visibility': /^(?:team|private)$/,
+  'Handoff-Relay': /^(?:requested|tasks-per-session)$/,
+  'Handoff-Relay-Completed': /^[0-9]{1,9}$/,
+  'Handoff-Restored': /^[0-9]{1,9}$/,
+};
+
+/**
+ * The message of a commit whose message a record purges (`message: true`): the subject, the
+ * body and every trailer that may hold words (a branch, a remote, an approver, an item) go;
+ * only the trailers whose values are ids, fixed words or counts stay, so the commit keeps
+ * its kind and place. Derived from the message alone: every clone makes the same commit.
+ */
+export function strictPurgedMessage(trailers: Record<string, string>, target: string): string {
+  const kept = Object.entries(trailers).filter(([k, v]) => KEEP[k]?.test(v));
+  const subject = `handoff ${target.slice(0, 7)}: content purged`;
+  return kept.length ? `${subject}\n\n${kept.map(([k, v]) => `${k}: ${v}`).join('\n')}\n` : `${subject}\n`;
+}
+
 /**
  * Where a record is kept: `purged/<version>` for a version; for a bookkeeping record
  * `purged/<commit>.<sha1 of its path>`, since one notes commit may put several leaked records
@@ -93,7 +134,7 @@ export function recordKey(r: Pick<PurgeRecord, 'version' | 'path'>): string {
 }
 
 export function formatRecord(r: PurgeRecord): string {
-  return `${JSON.stringify({ version: r.version, target: r.target, blob: r.blob, ...(r.path ? { path: r.path } : {}) })}\n`;
+  return `${JSON.stringify({ version: r.version, target: r.target, blob: r.blob, ...(r.path ? { path: r.path } : {}), ...(r.message ? { message: true } : {}) })}\n`;
 }
 
 /** Reads a record back; anything malformed is ignored (null), never fatal. */
@@ -102,7 +143,7 @@ export function parseRecord(text: string): PurgeRecord | null {
     const v = JSON.parse(text) as Record<string, unknown>;
     const hex = isObjectId;
     if (!hex(v.version) || !hex(v.target) || !hex(v.blob)) return null;
-    if (v.path === undefined) return { version: v.version, target: v.target, blob: v.blob };
+    if (v.path === undefined) return { version: v.version, target: v.target, blob: v.blob, ...(v.message === true ? { message: true as const } : {}) };
     return typeof v.path === 'string' && isRecordPath(v.path) ? { version: v.version, target: v.target, blob: v.blob, path: v.path } : null;
   } catch {
     return null;

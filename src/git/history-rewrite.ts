@@ -15,6 +15,7 @@ import { findNote, readPath, setNote, writePath } from './notes-tree.js';
 import { requireCommit } from './read-objects.js';
 import { isObjectId } from '../core/object-id.js';
 import { remapLineage } from '../core/lineage.js';
+import { isMessageOnly } from '../core/purge.js';
 
 /** A purged note: the version that wrote it, the commit it is attached to, its blob. */
 export interface PurgedNote {
@@ -23,6 +24,8 @@ export interface PurgedNote {
   blob: string;
   /** a bookkeeping record at this path instead of a note (`version` the commit that put `blob` there) */
   path?: string;
+  /** the commit `version`'s message is purged with `strictMessage`; with `blob` = `version`, no note is */
+  message?: true;
 }
 
 /**
@@ -32,6 +35,8 @@ export interface PurgedNote {
 export interface NoteRewrite {
   tombstone(note: Buffer | null): Promise<Buffer>;
   message(message: string, target: string): string;
+  /** the message of a commit a record purges the message of (`message: true`) */
+  strictMessage(message: string, target: string): string;
   /** the bytes a purged bookkeeping record becomes */
   record: Buffer;
 }
@@ -47,7 +52,9 @@ export interface Rewrite {
  * objects only; moving a ref is the caller's compare-and-swap.
  */
 export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string, records: PurgedNote[], how: NoteRewrite): Promise<Rewrite> {
-  const notes = records.filter((r) => !r.path);
+  // (a record of a bookkeeping commit's message names no note: its blob is the commit itself)
+  const messages = new Map(records.filter((r) => !r.path && r.message).map((r) => [r.version, r]));
+  const notes = records.filter((r) => !r.path && !isMessageOnly(r));
   const purged = new Map(notes.map((r) => [r.version, r]));
   // the commits a purged note or record was put in place by: replayed even when nothing before them changed
   const touched = new Set(records.map((r) => r.version));
@@ -87,8 +94,10 @@ export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string
     }
     // (a record's commit keeps its message: the outgoing scan reads messages on their own)
     const putAt = own?.target ?? puts?.[0].target;
+    const strict = messages.get(id);
+    const purgedMessage = strict ? how.strictMessage(c.message, strict.target) : putAt ? how.message(c.message, putAt) : c.message;
     // What a replayed version continues is named by id: it follows the ids the replay gives.
-    const message = remapLineage(putAt ? how.message(c.message, putAt) : c.message, (old) => mapping.get(old));
+    const message = remapLineage(purgedMessage, (old) => mapping.get(old));
     const newId = await store.write('commit', serializeCommit({ ...c, tree, parents: newParents, message }));
     if (newId !== id) mapping.set(id, newId);
   }
