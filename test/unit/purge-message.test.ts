@@ -26,7 +26,7 @@ describe('a purged commit message (issue 23 point 8)', () => {
     const r = { version: ID, target: ID, blob: ID, message: true as const };
     expect(parseRecord(formatRecord(r))).toEqual(r);
     expect(isMessageOnly(r)).toBe(true);
-    expect(isMessageOnly({ version: ID, target: T, blob: T, message: true })).toBe(false);
+    expect(isMessageOnly({ version: ID, blob: T, message: true })).toBe(false);
     expect(parseRecord(formatRecord({ version: ID, target: T, blob: T }))).toEqual({ version: ID, target: T, blob: T });
     expect(parseRecord(`{"version":"${ID}","target":"${T}","blob":"${T}","message":"yes"}`)).toEqual({ version: ID, target: T, blob: T });
   });
