@@ -1,7 +1,8 @@
 /**
  * Issue 22, the property test: random histories over three clones and a bare remote:
  * whole-document and patch writes (some with a clock an hour off, some in an agent session
- * the session-start hook began), commits, amends, `rebase -i` reorders, `git pull --rebase`
+ * the session-start hook began), a native `git notes add -f` from a stale tip (another writer
+ * beside us, dropping versions until `doctor --fix`), commits, amends, `rebase -i` reorders, `git pull --rebase`
  * (rewrites git copies notes through), pushes and syncs, in random order. After every step the clone that
  * acted agrees with itself (show, `~0` and log's first row name one version, and `diverged`
  * is reported exactly when the version graph, read from the notes commits' own trailers,
@@ -30,6 +31,7 @@ type Step =
   | { op: 'commit'; clone: number }
   | { op: 'amend'; clone: number }
   | { op: 'rebase'; clone: number }
+  | { op: 'native'; clone: number; back: number }
   | { op: 'sync'; clone: number };
 
 const clone = fc.integer({ min: 0, max: 2 });
@@ -42,6 +44,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('amend' as const), clone }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('rebase' as const), clone }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('sync' as const), clone }) },
+  // another writer beside us: native `git notes add -f` built on a stale tip, moving the ref
+  // without a compare-and-swap (what a racing native writer does), dropping what came between
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('native' as const), clone, back: fc.integer({ min: 1, max: 3 }) }) },
 );
 
 class Run {
@@ -50,6 +55,10 @@ class Run {
   readonly log: string[] = [];
   /** the agent session each clone is in (started by the session-start hook), if any */
   readonly session: (string | null)[] = [null, null, null];
+  /** native writes that moved a ref past versions of ours */
+  natives = 0;
+  /** versions of ours doctor --fix restored in the final round */
+  restored = 0;
   private n = 0;
 
   constructor() {
@@ -102,6 +111,16 @@ class Run {
       if (Number(c.git('rev-list', '--count', 'origin/main..HEAD').trim()) < 2) return c;
       const env = { GIT_SEQUENCE_EDITOR: "sed -i -e '1{h;d};2G'", GIT_EDITOR: 'true' };
       this.ok(`rebase -i in ${c.name}`, gitWithHooks(c, ['rebase', '-i', 'origin/main'], { env }));
+    } else if (s.op === 'native') {
+      const tip = c.notesRef();
+      if (!tip) return c;
+      // the tip it read some commits ago (none: it read before the first one)
+      const back = [s.back, 1].map((n) => c.gitRaw(['rev-parse', '--verify', '-q', `${tip}~${n}`]).stdout.trim()).find(Boolean);
+      if (back) c.git('update-ref', 'refs/notes/racer', back);
+      c.git('notes', '--ref=racer', 'add', '-f', '-m', `status: active\nsummary: native ${tag}\nbranch: main\n`, 'HEAD');
+      c.git('update-ref', '-m', 'notes: Notes added by git notes add', 'refs/notes/handoff', 'refs/notes/racer');
+      c.git('update-ref', '-d', 'refs/notes/racer');
+      this.natives++;
     } else if (s.op === 'rebase') this.pullRebasePush(c);
     else this.ok(`sync in ${c.name}`, handoff(c, ['sync']));
     return c;
@@ -123,6 +142,7 @@ class Run {
       const d = handoff(c, ['doctor', '--fix', '--json']);
       expect([0, 1], `doctor --fix in ${c.name}: ${d.stderr}${d.stdout}`).toContain(d.code);
       expect(d.json?.ok, `doctor --fix in ${c.name} answered: ${d.stdout}`).toBe(true);
+      this.restored += d.json.findings.find((f: { kind: string }) => f.kind === 'lost')?.lost?.length ?? 0;
     }
     for (const c of [...cs, ...cs]) this.ok(`sync in ${c.name}`, handoff(c, ['sync']));
     const heads = new Set(cs.map((c) => c.head()));
@@ -182,6 +202,8 @@ function expectReadersAgree(c: FleetRepo, context: string): { latest: string | n
     return { latest: null, heads: [] };
   }
   expect(versions[0]?.version, `${context}: log's first row is the latest show names`).toBe(show.json.version);
+  const tilde = handoff(c, ['show', '--json', '--version', '~0']);
+  expect(tilde.json?.version, `${context}: show --version ~0 is the latest show names`).toBe(show.json.version);
   const heads = headsFromTrailers(
     c,
     versions.filter((v) => v.valid).map((v) => v.version),
@@ -207,6 +229,8 @@ describe('three clones, random writes, rewrites and syncs', () => {
       let runs = 0;
       let steps = 0;
       let divergedSeen = 0;
+      let natives = 0;
+      let restored = 0;
       const started = Date.now();
       await fc.assert(
         fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: MAX_STEPS }), async (plan) => {
@@ -218,12 +242,17 @@ describe('three clones, random writes, rewrites and syncs', () => {
             expectReadersAgree(c, `after ${run.log.at(-1)}\nsteps:\n${run.log.join('\n')}`);
           }
           run.finalRound();
+          natives += run.natives;
+          restored += run.restored;
           const context = `after the final round\nsteps:\n${run.log.join('\n')}`;
           const said = run.fleet.clones.map((c) => expectReadersAgree(c, `${c.name} ${context}`));
           expect(new Set(said.map((s) => s.latest)).size, `every clone names the same latest ${context}`).toBe(1);
           expect(new Set(said.map((s) => s.heads.join(','))).size, `every clone names the same heads in one order ${context}`).toBe(1);
           if (said[0].heads.length > 1) divergedSeen++;
           for (const c of run.fleet.clones) {
+            // diff's default pair ends at the latest
+            const diff = handoff(c, ['diff', '--json']);
+            if (diff.json?.ok) expect(diff.json.new, `${c.name}: diff's new is the latest ${context}`).toBe(said[0].latest);
             // search, newest first in the reader's order: a word every version holds finds the latest first
             const found = handoff(c, ['search', 'active', '--json']);
             expect(found.code, `search in ${c.name} (exit 1: nothing matched): ${found.stderr}`).toBe(said[0].latest ? 0 : 1);
@@ -243,7 +272,7 @@ describe('three clones, random writes, rewrites and syncs', () => {
         },
       );
       console.log(
-        `lineage property: ${runs} runs, ${steps} steps in ${Math.round((Date.now() - started) / 1000)} s; ${divergedSeen} runs ended diverged (seed ${seed})`,
+        `lineage property: ${runs} runs, ${steps} steps in ${Math.round((Date.now() - started) / 1000)} s; ${divergedSeen} runs ended diverged; ${natives} native writes beside ours, ${restored} versions restored by doctor --fix (seed ${seed})`,
       );
       expect(runs, 'at least a few runs finished within the time bound').toBeGreaterThanOrEqual(3);
     },
