@@ -2,7 +2,8 @@
 // - `show` of a private latest against `show` of the same handoff shared (target <= 1.3: the
 //   age library is loaded and one note decrypted, nothing else);
 // - `log --json` over 5,000 private versions with the key (every note decrypted), and
-//   without one (every version one line), beside the same over 5,000 shared versions.
+//   without one (every version one line), beside the same over 5,000 shared versions;
+// - diff and show --version ~100 over them without a key, beside the same shared.
 // The encrypted fixture's notes are encrypted by age-encryption itself, in one child process.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -68,4 +69,19 @@ export function benchPrivacy({ root, work, run, interleave, few, row, log, big }
   );
   row('git handoff log --json, 5k private versions, with the key', '20k commits, 5k versions', logKey, logShared, 'log --json of 5k shared versions', null);
   row('git handoff log --json, 5k private versions, without a key', '20k commits, 5k versions', logNone, logShared, 'log --json of 5k shared versions', null);
+
+  // The readers that name a few versions (diff's two, ~N, MCP's first 20) read only those,
+  // also without the key: not the whole history first to find no head it can use.
+  const none = { XDG_CONFIG_HOME: noKey };
+  const [diffNone, diffShared, tildeNone, tildeShared] = few(
+    [
+      () => run('git', ['handoff', 'diff'], { cwd: sealed, extraEnv: none }),
+      () => run('git', ['handoff', 'diff'], { cwd: big, extraEnv: none }),
+      () => run('git', ['handoff', 'show', '--version', '~100'], { cwd: sealed, extraEnv: none }),
+      () => run('git', ['handoff', 'show', '--version', '~100'], { cwd: big, extraEnv: none }),
+    ],
+    5,
+  );
+  row('git handoff diff, 5k private versions, without a key', '20k commits, 5k versions', diffNone, diffShared, 'diff of 5k shared versions', null);
+  row('git handoff show --version ~100, 5k private, without a key', '20k commits, 5k versions', tildeNone, tildeShared, 'the same of 5k shared versions', null);
 }

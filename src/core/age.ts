@@ -98,7 +98,9 @@ export async function encryptArmored(text: string, recipients: readonly string[]
 /** Why an armoured note could not be decrypted. */
 export type DecryptFailure = { kind: 'not-for-you' } | { kind: 'damaged'; reason: string };
 
-let decrypter: { id: string; d: Promise<InstanceType<AgeLib['Decrypter']>> } | null = null;
+type AgeDecrypter = InstanceType<AgeLib['Decrypter']>;
+/** The Decrypter of the last set of keys: first one given the strings, then (from the second note) one given the imported keys. */
+let decrypter: { id: string; uses: number; d: Promise<AgeDecrypter> } | null = null;
 
 type Bech32Lib = typeof import('@scure/base');
 let bech32Lib: Promise<Bech32Lib> | null = null;
@@ -124,17 +126,20 @@ async function importedKey(key: string): Promise<string | CryptoKey> {
   }
 }
 
-/** One Decrypter per set of keys: its identities are imported once, not once a note (log --json decrypts thousands). */
-function decrypterFor(Decrypter: AgeLib['Decrypter'], keys: readonly string[]): Promise<InstanceType<AgeLib['Decrypter']>> {
+/**
+ * One Decrypter per set of keys, its identities imported once, not once a note (log --json
+ * decrypts thousands). The first note is decrypted with the keys as strings: importing
+ * costs more than it saves for one note (show of an encrypted handoff decrypts one).
+ */
+function decrypterFor(Decrypter: AgeLib['Decrypter'], keys: readonly string[]): Promise<AgeDecrypter> {
   const id = keys.join('\n');
-  if (decrypter?.id !== id) {
-    const d = Promise.all(keys.map(importedKey)).then((imported) => {
-      const made = new Decrypter();
-      for (const k of imported) made.addIdentity(k);
-      return made;
-    });
-    decrypter = { id, d };
-  }
+  const made = (identities: readonly (string | CryptoKey)[]) => {
+    const d = new Decrypter();
+    for (const k of identities) d.addIdentity(k);
+    return d;
+  };
+  if (decrypter?.id !== id) decrypter = { id, uses: 0, d: Promise.resolve().then(() => made(keys)) };
+  else if (++decrypter.uses === 1) decrypter.d = Promise.all(keys.map(importedKey)).then(made);
   return decrypter.d;
 }
 
