@@ -118,8 +118,9 @@ export async function searchHandoffs(repo: Repo, req: SearchRequest): Promise<Se
   // versions; the versions of other branches stand by time.
   // Each hit names the commit its note sits on now, as log and show --version do (git's copy
   // on amend or rebase moved it: the index's copy lines; a head's, the reader's own answer).
-  const picked = await new VersionReader(repo).latest(selectionFor(repo, { branch: req.branch }));
-  const heads = [...(picked.version ? [picked.version] : []), ...picked.diverged];
+  // No version searched (all encrypted for the reader, say): no head to place, no walk to find them.
+  const picked = candidates.length ? await new VersionReader(repo).latest(selectionFor(repo, { branch: req.branch })) : null;
+  const heads = picked ? [...(picked.version ? [picked.version] : []), ...picked.diverged] : [];
   const headRank = new Map(heads.map((h, i) => [h.id, i]));
   const moved = async (found: Scored | null): Promise<SearchHit | null> => {
     if (!found) return null;

@@ -37,6 +37,8 @@ export async function identityKeys(repo: Repo | null): Promise<{ path: string; k
 
 export interface NoteKeys {
   decrypt(armored: string): Promise<{ text: string } | DecryptFailure>;
+  /** whether the user holds any key at all (none: every encrypted note is for others, or damaged) */
+  any(): Promise<boolean>;
 }
 
 const cache = new WeakMap<Repo, NoteKeys>();
@@ -44,8 +46,10 @@ const cache = new WeakMap<Repo, NoteKeys>();
 /** The decryptor of a repository's notes: the identity is read once, when the first encrypted note is met. */
 export function noteKeys(repo: Repo): NoteKeys {
   let keys: Promise<string[]> | null = null;
+  const held = () => (keys ??= identityKeys(repo).then((k) => k.keys));
   const made = cache.get(repo) ?? {
-    decrypt: async (armored: string) => decryptArmored(armored, await (keys ??= identityKeys(repo).then((k) => k.keys))),
+    decrypt: async (armored: string) => decryptArmored(armored, await held()),
+    any: async () => (await held()).length > 0,
   };
   cache.set(repo, made);
   return made;

@@ -40,7 +40,7 @@ export async function interpretNote<V extends { branch: string | null | undefine
   v: V,
   data: Buffer,
   maxBytes: number,
-  keys?: NoteKeys,
+  keys?: Pick<NoteKeys, 'decrypt'>,
 ): Promise<V & NoteReading> {
   let visibility: Visibility = 'shared';
   const bad = (problem: string, text: string | null = null, readable = true) => ({

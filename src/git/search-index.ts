@@ -34,6 +34,8 @@ export interface IndexedVersion {
   v: 0 | 1 | 2;
   /** the version's note blob (an encrypted one is decrypted from it when searched) */
   n?: string;
+  /** an encrypted version's header was read when the line was made (1): only a key can tell more (absent in lines made before) */
+  h?: 1;
   /** searchable fields; absent for an invalid note */
   f?: FieldText[];
   status?: string;

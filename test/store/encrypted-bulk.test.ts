@@ -12,6 +12,7 @@ import { withRepo } from '../../src/app/repository.js';
 import { selectBulk } from '../../src/history/bulk.js';
 import { VersionReader, type Selection } from '../../src/history/reader.js';
 import { HandoffStore } from '../../src/git/handoff-store.js';
+import { searchHandoffs } from '../../src/app/search.js';
 
 const ada = { XDG_CONFIG_HOME: tempDir('handoff-xdg-ada-') };
 const carol = { XDG_CONFIG_HOME: tempDir('handoff-xdg-carol-') };
@@ -76,6 +77,21 @@ describe('log over versions encrypted for others', () => {
         const v = await reader.resolve('~1', { branch: 'main' });
         expect(v.sealed).toBe(true);
         expect(read.mock.calls.length).toBe(2);
+      }),
+    );
+  });
+
+  it('search without the key: every version counted unreadable from the index, no note read, no walk for the heads', async () => {
+    await as(carol, () =>
+      withRepo(repo.dir, async (r) => {
+        const first = await searchHandoffs(r, { query: 'PRIVATE' });
+        expect(first.unreadable).toBe(4);
+        const read = vi.spyOn(r.objects, 'read');
+        const latest = vi.spyOn(VersionReader.prototype, 'latest');
+        const again = await searchHandoffs(r, { query: 'PRIVATE' });
+        expect([again.unreadable, again.hits.length]).toEqual([4, 0]);
+        expect(latest).not.toHaveBeenCalled();
+        expect(read).not.toHaveBeenCalled();
       }),
     );
   });
