@@ -16,6 +16,7 @@ import { describeGitFsFailure } from './fs-failure.js';
 import { checkListValues, noteConfigWarning } from './config-values.js';
 import { isObjectId, ZERO_OID } from '../core/object-id.js';
 import { headViaGit, readHead, refText } from './head.js';
+import { refNamesOnDisk } from './ref-names.js';
 
 export const NOTES_REF = 'refs/notes/handoff';
 
@@ -284,6 +285,14 @@ export class Repo {
       if (line.length > 41 && line.endsWith(` ${ref}`) && line[40] === ' ') return line.slice(0, 40);
     }
     return null;
+  }
+
+  /** The names of the refs under `prefix`, as `git for-each-ref --format=%(refname) <prefix>` lists them. */
+  async refNames(prefix: string): Promise<string[]> {
+    const known = this.refsOnDisk ? refNamesOnDisk(this.paths.commonDir, prefix) : undefined;
+    if (known) return known;
+    const r = await this.runGit(['for-each-ref', '--format=%(refname)', prefix], { readOnly: true });
+    return r.code === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
   }
 
   /** Absolute path inside the work tree (or null in a bare repository). */

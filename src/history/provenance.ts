@@ -81,8 +81,7 @@ export class ProvenanceReader {
     const out = new Map<string, string>();
     if (!ids.length) return out;
     if (!this.remotes) {
-      const r = await this.repo.runGit(['for-each-ref', '--format=%(refname)', 'refs/notes/remotes/'], { readOnly: true });
-      this.remotes = (r.code === 0 ? r.stdout.toString('utf8').split('\n') : [])
+      this.remotes = (await this.repo.refNames('refs/notes/remotes/'))
         .map((ref) => ({ ref, m: TRACKING.exec(ref) }))
         .filter((x) => x.m)
         .map((x) => ({ name: x.m![1], ref: x.ref }));
