@@ -32,7 +32,6 @@ const MAX_FINDS = 8;
  * `ReadOverBudget`, keeping what it read for the next walk.
  */
 export async function* walkVersions(store: HandoffStore, tip: string): AsyncGenerator<WalkedCommit> {
-  const deadline = readDeadline();
   let read = 0;
   const moves = new Moves();
   const skips = new WalkSkips(store.repo);
@@ -43,7 +42,7 @@ export async function* walkVersions(store: HandoffStore, tip: string): AsyncGene
   let finds = 0;
   try {
     for await (const { id, commit: given } of store.walk(tip, undefined, (c) => skips.get(c)?.below)) {
-      if (++read % 64 === 0 && Date.now() > deadline) throw new ReadOverBudget(read);
+      if (++read % 64 === 0 && Date.now() > readDeadline()) throw new ReadOverBudget(read);
       let jumped: Skip | null | undefined = skips.get(id);
       const c = jumped ? { version: null, moves: [] } : await store.classify(id, given);
       moves.add(c.moves);
@@ -52,7 +51,7 @@ export async function* walkVersions(store: HandoffStore, tip: string): AsyncGene
       run = nothing && !jumped ? run + 1 : 0;
       if (run >= MIN_SKIP && finds < MAX_FINDS) {
         finds++;
-        jumped = await skips.find(id, deadline);
+        jumped = await skips.find(id, readDeadline());
         if (jumped) {
           skips.record(id, jumped);
           run = 0;
