@@ -226,7 +226,7 @@ async function refuseSecretMessagesAndNames(repo: Repo, ids: string[], names: { 
       hits,
       inputLines(n.path, hits),
       'note',
-      `notes commit ${short} was not pushed: a name in its tree holds a secret; take it out of ${NOTES_REF}`,
+      `notes commit ${short} was not pushed: a name in its tree holds a secret; remove it with: git handoff purge ${short}`,
     );
     throw new SecretDetected(d.message, { ...d.data, version: n.commit, path: n.path });
   }

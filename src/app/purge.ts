@@ -15,7 +15,8 @@ import { expireUnreachableReflogs, purgeRecords, rewriteHistory } from './purge-
 import { isAncestor } from '../git/notes-history.js';
 import { defaultRemote, trackingRef } from '../git/remote.js';
 import { resolveIdentities } from '../git/identity.js';
-import { formatRecord, isMessageOnly, isRecordPath, purgedMessage, recordKey, recordPath, type PurgeRecord } from '../core/purge.js';
+import { formatRecord, isCommitOnly, isRecordPath, pathDigest, purgedMessage, recordKey, recordPath, type PurgeRecord } from '../core/purge.js';
+import { introducedBlobs } from '../git/pushed-blobs.js';
 import { parseTrailers } from '../core/commit-message.js';
 import { scanText } from '../core/secrets.js';
 import { compileAllow, scanRecord } from '../core/secret-fields.js';
@@ -27,7 +28,8 @@ const MAX_ATTEMPTS = 5;
 export interface PurgeResult {
   dryRun: boolean;
   /** each purged version, or (with `path`) each notes commit that put a leaked bookkeeping record there */
-  purged: { version: string; target: string; replacement: string; path?: string; message?: true }[];
+  /** (a bookkeeping commit purged, its message or names in its tree: `target` is `version`, no `path`) */
+  purged: { version: string; target: string; replacement: string; path?: string }[];
   tip: { before: string; after: string };
   /** commits replayed after the purged versions */
   rewritten: number;
@@ -53,10 +55,20 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
       }
       const bookkeeping = await bookkeepingCommit(repo, store, tip, name);
       if (bookkeeping) {
-        if (already.has(bookkeeping)) throw new NothingToPurge(`the message of notes commit ${bookkeeping.slice(0, 12)} is already purged`);
-        if (!(await messageLeaks(repo, bookkeeping, (m) => m)))
-          throw new NothingToPurge(`notes commit ${bookkeeping.slice(0, 12)} is no version, and its message holds no secret the scan finds; nothing to purge`);
-        const r: PurgeRecord = { version: bookkeeping, target: bookkeeping, blob: bookkeeping, message: true };
+        if (already.has(bookkeeping)) throw new NothingToPurge(`notes commit ${bookkeeping.slice(0, 12)} is already purged`);
+        const message = await messageLeaks(repo, bookkeeping, (m) => m);
+        const leakedNames = await namesLeaking(repo, bookkeeping);
+        if (!message && !leakedNames.length)
+          throw new NothingToPurge(
+            `notes commit ${bookkeeping.slice(0, 12)} is no version, and neither its message nor a name its tree adds holds a secret the scan finds; nothing to purge`,
+          );
+        const r: PurgeRecord = {
+          version: bookkeeping,
+          target: bookkeeping,
+          blob: bookkeeping,
+          ...(message ? { message: true as const } : {}),
+          ...(leakedNames.length ? { names: leakedNames } : {}),
+        };
         if (!has(r)) records.push(r);
         continue;
       }
@@ -80,7 +92,6 @@ export async function purgeVersions(repo: Repo, names: string[], dryRun: boolean
         target: r.target,
         replacement: rw.mapping.get(r.version) ?? r.version,
         ...(r.path ? { path: r.path } : {}),
-        ...(isMessageOnly(r) ? { message: true as const } : {}),
       })),
       tip: { before: tip, after: newTip },
       rewritten: rw.mapping.size,
@@ -153,6 +164,14 @@ async function messageLeaks(repo: Repo, id: string, purged: (message: string) =>
   return scanText(purged(c.message), allow).length > 0;
 }
 
+/** The sha1s of the paths commit `id` adds beside the notes whose names hold a secret the outgoing scan finds. */
+async function namesLeaking(repo: Repo, id: string): Promise<string[]> {
+  const added: { commit: string; path: string }[] = [];
+  await introducedBlobs(repo, [id], added);
+  const allow = compileAllow(await repo.configAll('handoff.secrets.allow'));
+  return [...new Set(added.filter((a) => scanText(a.path, allow).length).map((a) => pathDigest(a.path)))].sort();
+}
+
 /** A `repair` commit on top of the rewritten history carrying the purge records. */
 async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, records: PurgeRecord[]): Promise<string> {
   const last = await requireCommit(objects, tip);
@@ -163,7 +182,7 @@ async function recordCommit(repo: Repo, objects: ObjectStore, tip: string, recor
   // real run makes (the dry run predicted one id and the run made another).
   const when = { timestamp: last.committer.timestamp, tz: last.committer.tz };
   const trailers = ['Handoff-Kind: repair', ...new Set(records.map((r) => `Handoff-Purged: ${r.version}`))];
-  const what = records.every((r) => r.path || isMessageOnly(r)) ? 'bookkeeping record' : 'version';
+  const what = records.every((r) => r.path || isCommitOnly(r)) ? 'bookkeeping record' : 'version';
   const message = `purge ${records.length === 1 ? `a ${what}` : `${records.length} ${what}s`} from the handoff history\n\n${trailers.join('\n')}\n`;
   return objects.write(
     'commit',

@@ -14,7 +14,7 @@ export const command: CommandModule = {
       {
         name: 'version',
         describe:
-          'the version to purge (id, unique prefix, or ~N), a notes commit whose message holds a secret, or a bookkeeping path (receipts/<id>.json, items/<provider>/<n>.json, policy/approved) whose leaked contents become tombstones; several may be given',
+          'the version to purge (id, unique prefix, or ~N), a notes commit whose message or tree entry names hold a secret, or a bookkeeping path (receipts/<id>.json, items/<provider>/<n>.json, policy/approved) whose leaked contents become tombstones; several may be given',
         variadic: true,
       },
     ],
@@ -43,8 +43,8 @@ export function renderPurge(r: PurgeResult): string {
     lines.push(
       p.path
         ? `${verb} ${p.path} as notes commit ${p.version.slice(0, 12)} wrote it with a tombstone: ${p.replacement.slice(0, 12)}`
-        : p.message
-          ? `${verb} the message of notes commit ${p.version.slice(0, 12)}: ${p.replacement.slice(0, 12)}`
+        : p.target === p.version
+          ? `${verb} notes commit ${p.version.slice(0, 12)}, without the secret its message or a name in its tree held: ${p.replacement.slice(0, 12)}`
           : `${verb} version ${p.version.slice(0, 12)} (note of ${p.target.slice(0, 7)}) with a tombstone: ${p.replacement.slice(0, 12)}`,
     );
   lines.push(

@@ -29,6 +29,12 @@ export interface PurgeRecord {
    * replaces the commit's subject)
    */
   message?: true;
+  /**
+   * the entries this commit (`version`) adds whose names hold a secret, each as the sha1 of its
+   * path (the name itself would leak again): removed from every tree of the history that holds
+   * that path. The paths are found again from the commit itself, in every clone.
+   */
+  names?: string[];
 }
 
 /** What a purged bookkeeping record becomes wherever the history holds it. */
@@ -74,9 +80,14 @@ export function purgedMessage(trailers: Record<string, string>, target: string):
   return kept.length ? `${subject}\n\n${kept.map(([k, v]) => `${k}: ${v}`).join('\n')}\n` : `${subject}\n`;
 }
 
-/** Whether a record purges only a commit's message: a bookkeeping commit, no note. */
-export function isMessageOnly(r: Pick<PurgeRecord, 'version' | 'blob' | 'message'>): boolean {
-  return r.message === true && r.blob === r.version;
+/** Whether a record purges a bookkeeping commit (its message, names its tree adds), no note. */
+export function isCommitOnly(r: Pick<PurgeRecord, 'version' | 'blob' | 'message' | 'names'>): boolean {
+  return (r.message === true || Boolean(r.names?.length)) && r.blob === r.version;
+}
+
+/** How a record names a path it removes: the sha1 of the path. */
+export function pathDigest(path: string): string {
+  return createHash('sha1').update(path, 'utf8').digest('hex');
 }
 
 // The trailer values a strict purged message keeps: shapes that hold no words (ids, fixed words, counts).
@@ -117,7 +128,7 @@ export function recordPath(r: Pick<PurgeRecord, 'version' | 'path'>): string {
 }
 
 function recordName(r: Pick<PurgeRecord, 'version' | 'path'>): string {
-  return r.path === undefined ? r.version : `${r.version}.${createHash('sha1').update(r.path, 'utf8').digest('hex')}`;
+  return r.path === undefined ? r.version : `${r.version}.${pathDigest(r.path)}`;
 }
 
 /**
@@ -134,7 +145,7 @@ export function recordKey(r: Pick<PurgeRecord, 'version' | 'path'>): string {
 }
 
 export function formatRecord(r: PurgeRecord): string {
-  return `${JSON.stringify({ version: r.version, target: r.target, blob: r.blob, ...(r.path ? { path: r.path } : {}), ...(r.message ? { message: true } : {}) })}\n`;
+  return `${JSON.stringify({ version: r.version, target: r.target, blob: r.blob, ...(r.path ? { path: r.path } : {}), ...(r.message ? { message: true } : {}), ...(r.names?.length ? { names: r.names } : {}) })}\n`;
 }
 
 /** Reads a record back; anything malformed is ignored (null), never fatal. */
@@ -143,7 +154,10 @@ export function parseRecord(text: string): PurgeRecord | null {
     const v = JSON.parse(text) as Record<string, unknown>;
     const hex = isObjectId;
     if (!hex(v.version) || !hex(v.target) || !hex(v.blob)) return null;
-    if (v.path === undefined) return { version: v.version, target: v.target, blob: v.blob, ...(v.message === true ? { message: true as const } : {}) };
+    const names =
+      Array.isArray(v.names) && v.names.length && v.names.every((n) => typeof n === 'string' && /^[0-9a-f]{40}$/.test(n)) ? (v.names as string[]) : null;
+    if (v.path === undefined)
+      return { version: v.version, target: v.target, blob: v.blob, ...(v.message === true ? { message: true as const } : {}), ...(names ? { names } : {}) };
     return typeof v.path === 'string' && isRecordPath(v.path) ? { version: v.version, target: v.target, blob: v.blob, path: v.path } : null;
   } catch {
     return null;

@@ -15,7 +15,8 @@ import { findNote, readPath, setNote, writePath } from './notes-tree.js';
 import { requireCommit } from './read-objects.js';
 import { isObjectId } from '../core/object-id.js';
 import { remapLineage } from '../core/lineage.js';
-import { isMessageOnly } from '../core/purge.js';
+import { isCommitOnly, pathDigest } from '../core/purge.js';
+import { introducedBlobs } from './pushed-blobs.js';
 
 /** A purged note: the version that wrote it, the commit it is attached to, its blob. */
 export interface PurgedNote {
@@ -26,6 +27,8 @@ export interface PurgedNote {
   path?: string;
   /** the commit `version`'s message is purged with `strictMessage`; with `blob` = `version`, no note is */
   message?: true;
+  /** sha1s of the paths `version` adds that are removed wherever a replayed tree holds them */
+  names?: string[];
 }
 
 /**
@@ -54,7 +57,9 @@ export interface Rewrite {
 export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string, records: PurgedNote[], how: NoteRewrite): Promise<Rewrite> {
   // (a record of a bookkeeping commit's message names no note: its blob is the commit itself)
   const messages = new Map(records.filter((r) => !r.path && r.message).map((r) => [r.version, r]));
-  const notes = records.filter((r) => !r.path && !isMessageOnly(r));
+  const notes = records.filter((r) => !r.path && !isCommitOnly(r));
+  // The paths whose names leaked, found again from the commits that added them.
+  const dropped = await droppedPaths(repo, records);
   const purged = new Map(notes.map((r) => [r.version, r]));
   // the commits a purged note or record was put in place by: replayed even when nothing before them changed
   const touched = new Set(records.map((r) => r.version));
@@ -87,6 +92,7 @@ export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string
       if (!tombstones.has(blob)) tombstones.set(blob, await store.write('blob', await how.tombstone((await store.read(blob))?.data ?? null)));
       tree = await setNote(store, tree, target, tombstones.get(blob)!);
     }
+    for (const path of dropped) if ((await readPath(store, tree, path)) !== null) tree = await writePath(store, tree, path, null);
     for (const e of entries) {
       if ((await readPath(store, tree, e.path)) !== e.blob) continue;
       recordTombstone ??= await store.write('blob', how.record);
@@ -102,6 +108,20 @@ export async function rewriteHistory(repo: Repo, store: ObjectStore, tip: string
     if (newId !== id) mapping.set(id, newId);
   }
   return { tip: mapping.get(tip) ?? tip, mapping };
+}
+
+/** The paths the commits of `records` with `names` add whose sha1 a record names. */
+async function droppedPaths(repo: Repo, records: PurgedNote[]): Promise<string[]> {
+  const named = records.filter((r) => r.names?.length);
+  if (!named.length) return [];
+  const added: { commit: string; path: string }[] = [];
+  await introducedBlobs(
+    repo,
+    named.map((r) => r.version),
+    added,
+  );
+  const wanted = new Set(named.flatMap((r) => r.names!.map((n) => `${r.version} ${n}`)));
+  return [...new Set(added.filter((a) => wanted.has(`${a.commit} ${pathDigest(a.path)}`)).map((a) => a.path))];
 }
 
 /**

@@ -24,16 +24,19 @@ const summaries = (r: TestRepo): string[] => handoff(r, ['log', '--json']).json.
 
 describe('the purge a refusal names removes what it found', () => {
   it.each([
-    ['a bookkeeping commit’s subject', (t: string) => `deploy with ${t}\n`],
-    ['a bookkeeping commit’s body', (t: string) => `bookkeeping\n\nexport GITHUB_TOKEN=${t}\n\nHandoff-Kind: policy\n`],
-    ['a bookkeeping commit’s trailer', (t: string) => `bookkeeping\n\nHandoff-Kind: policy\nHandoff-Approved-By: ${t}\n`],
-  ] as const)('%s: following the advice, the next push goes through without it; nothing else is lost; another clone applies it', (_what, message) => {
+    ['a bookkeeping commit’s subject', (t: string) => ['policy/extra', `deploy with ${t}\n`]],
+    ['a bookkeeping commit’s body', (t: string) => ['policy/extra', `bookkeeping\n\nexport GITHUB_TOKEN=${t}\n\nHandoff-Kind: policy\n`]],
+    ['a bookkeeping commit’s trailer', (t: string) => ['policy/extra', `bookkeeping\n\nHandoff-Kind: policy\nHandoff-Approved-By: ${t}\n`]],
+    ['a tree entry name', (t: string) => [`receipts/${t}.json`, 'bookkeeping\n\nHandoff-Kind: receipt\n']],
+    ['a folder’s name in the tree', (t: string) => [`zz/${t}/x`, 'bookkeeping\n\nHandoff-Kind: receipt\n']],
+  ] as const)('%s: following the advice, the next push goes through without it; nothing else is lost; another clone applies it', (_what, make) => {
     const { repo: a, bare } = withRemote();
     const leaked = token();
     // b holds the leak before the purge (it fetched a's history straight from a)
     const b = TestRepo.init({ branch: 'unborn' });
     b.git('remote', 'add', 'origin', bare.dir);
-    nativeCommit(a, 'policy/extra', 'ok\n', message(leaked));
+    const [path, message] = make(leaked);
+    nativeCommit(a, path, 'ok\n', message);
     expect(handoff(a, ['write', '--summary', 'later work']).code).toBe(0);
     b.git('fetch', '-q', a.dir, 'main:main', '+refs/notes/handoff:refs/notes/handoff');
     b.git('checkout', '-q', 'main');

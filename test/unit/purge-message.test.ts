@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRecord, isMessageOnly, parseRecord, strictPurgedMessage } from '../../src/core/purge.js';
+import { formatRecord, isCommitOnly, parseRecord, pathDigest, strictPurgedMessage } from '../../src/core/purge.js';
 
 const ID = 'a'.repeat(40);
 const T = 'b'.repeat(40);
@@ -25,9 +25,13 @@ describe('a purged commit message (issue 23 point 8)', () => {
   it('a record of a message reads back as written; one without the mark is a plain version record', () => {
     const r = { version: ID, target: ID, blob: ID, message: true as const };
     expect(parseRecord(formatRecord(r))).toEqual(r);
-    expect(isMessageOnly(r)).toBe(true);
-    expect(isMessageOnly({ version: ID, blob: T, message: true })).toBe(false);
+    expect(isCommitOnly(r)).toBe(true);
+    expect(isCommitOnly({ version: ID, blob: T, message: true })).toBe(false);
     expect(parseRecord(formatRecord({ version: ID, target: T, blob: T }))).toEqual({ version: ID, target: T, blob: T });
     expect(parseRecord(`{"version":"${ID}","target":"${T}","blob":"${T}","message":"yes"}`)).toEqual({ version: ID, target: T, blob: T });
+    const named = { version: ID, target: ID, blob: ID, names: [pathDigest('receipts/x.json')] };
+    expect(parseRecord(formatRecord(named))).toEqual(named);
+    expect(isCommitOnly(named)).toBe(true);
+    expect(parseRecord(`{"version":"${ID}","target":"${ID}","blob":"${ID}","names":["receipts/x.json"]}`)).toEqual({ version: ID, target: ID, blob: ID });
   });
 });
