@@ -42,6 +42,8 @@ export interface VersionDiff {
   hidden: number;
   /** versions whose note a rewrite (amend, rebase) carried to another commit */
   moved: MovedVersion[];
+  /** the versions of the two this reader cannot read, and why; `changes` is then empty */
+  unreadable?: { version: string; reason: string }[];
 }
 
 export async function diffVersions(repo: Repo, req: DiffRequest): Promise<VersionDiff> {
@@ -70,6 +72,8 @@ export async function diffOf(oldV: ReadVersion, newV: ReadVersion, bookkeeping: 
     const m = movedByRewrite(v.handoff, v.target);
     return m ? [{ version: v.id, ...m }] : [];
   });
+  const unreadable = [oldV, newV].filter((v) => !v.readable).map((v) => ({ version: v.id, reason: v.problems[0] ?? 'it cannot be read here' }));
+  if (unreadable.length) return { old: oldV, new: newV, changes: [], hidden: 0, moved, unreadable };
   const all = diffHandoffs(oldV.handoff, newV.handoff);
   const changes = bookkeeping ? all : all.filter((c) => !isBookkeeping(c));
   return { old: oldV, new: newV, changes, hidden: all.length - changes.length, moved };
@@ -77,7 +81,14 @@ export async function diffOf(oldV: ReadVersion, newV: ReadVersion, bookkeeping: 
 
 /** `diff --json`'s document; the MCP tool returns the same one. */
 export function diffJson(d: VersionDiff) {
-  return { ok: true, old: d.old.id, new: d.new.id, changes: d.changes, ...(d.moved.length ? { moved: d.moved } : {}) };
+  return {
+    ok: true,
+    old: d.old.id,
+    new: d.new.id,
+    changes: d.changes,
+    ...(d.moved.length ? { moved: d.moved } : {}),
+    ...(d.unreadable?.length ? { unreadable: d.unreadable } : {}),
+  };
 }
 
 /** The text `diff` prints (the MCP tool returns the same), the heading through `paint`. */

@@ -97,11 +97,19 @@ export interface VersionDiffFacts {
   /** bookkeeping changes left out of `changes` */
   hidden: number;
   moved: { version: string; from: string; to: string }[];
+  /** of the two, the versions this reader cannot read (encrypted for others, or damaged ciphertext), and why */
+  unreadable?: { version: string; reason: string }[];
 }
 
 /** The text `diff` prints (the MCP tool and the view show the same), the heading through `heading`. */
 export function renderVersionDiff(d: VersionDiffFacts, heading: (s: string) => string = (s) => s): string {
   let out = `${heading(`diff ${d.old.id.slice(0, 12)}..${d.new.id.slice(0, 12)}`)}\n`;
+  // A version the reader cannot decrypt has no fields to compare: comparing it as an empty
+  // handoff would print "(no changes)" or every field as removed. Say which one, and why.
+  if (d.unreadable?.length) {
+    for (const u of d.unreadable) out += `version ${u.version.slice(0, 12)}: ${u.reason}\n`;
+    return out + `(not compared: ${d.unreadable.length === 2 ? 'neither version' : 'one of the two versions'} can be read here)\n`;
+  }
   for (const m of d.moved)
     out += `version ${m.version.slice(0, 12)} was moved from commit ${m.from.slice(0, 7)} to ${m.to.slice(0, 7)} by a rewrite (amend or rebase)\n`;
   // A version moved by a rewrite carries the same note: say so rather than "(no changes)".
