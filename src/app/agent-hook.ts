@@ -230,12 +230,20 @@ const userPromptSubmit: Handler = async (repo, adapter, input) => {
   if (d.state !== own) saveSession(repo, d.state, now);
   if (d.answer.kind === 'write-now') {
     // Two heads: the session's write should join them, not leave the other session's work beside it.
-    const dv = await currentDivergence(repo);
+    // Over the hook's budget, the divergence line is skipped: the "write now" context still goes.
+    let dv: Awaited<ReturnType<typeof currentDivergence>> = null;
+    let skipped: string | null = null;
+    try {
+      dv = await currentDivergence(repo);
+    } catch (e) {
+      if (!isOverBudget(e)) throw e;
+      skipped = skippedLine('the check for sessions that diverged', e);
+    }
     const diverged = dv && {
       lines: divergenceLines(dv.latest, dv.diverged, `the latest, version ${dv.latest.id.slice(0, 12)}`),
       join: joinCommand(dv.latest, dv.diverged),
     };
-    return { context: writeNowContext(c.matched, d.answer.proposeRitual, diverged) };
+    return { context: writeNowContext(c.matched, d.answer.proposeRitual, diverged), ...(skipped ? { warnings: [skipped] } : {}) };
   }
   return { context: askScopeContext(c.matched) };
 };

@@ -194,7 +194,14 @@ export function recordSquash(repo: Repo, head: string | null): void {
 export async function landSquash(repo: Repo): Promise<Healed | null> {
   const rec = readLocalState<SquashRecord>(repo.gitDir, SQUASH_STATE);
   if (!rec) return null;
+  // Dropped once used or found stale, not before: a landing that failed partway is tried again
+  // by the next commit's hook (which finds it stale if HEAD moved otherwise since).
+  const landed = await landSquashOf(repo, rec);
   removeLocalState(repo.gitDir, SQUASH_STATE);
+  return landed;
+}
+
+async function landSquashOf(repo: Repo, rec: SquashRecord): Promise<Healed | null> {
   const head = await repo.headCommit();
   const since = headReflogSince(repo.gitDir, rec.reflog);
   if (!head || !Array.isArray(rec.commits) || since.length !== 1 || since[0].old !== rec.onto || since[0].new !== head) return null;

@@ -6,7 +6,7 @@
  * in one line, and the user's commit or session goes on. `show` and `doctor` have no budget:
  * they finish the reading, and hooks after them jump over it.
  */
-import { setReadDeadline, type ReadOverBudget } from '../git/read-budget.js';
+import { readDeadline, setReadDeadline, type ReadOverBudget } from '../git/read-budget.js';
 
 /** Seconds a hook may take from its process's start (the pre-push hook has its own, `handoff.sync.hookTimeout`). */
 export const HOOK_BUDGET_SECONDS = 2;
@@ -16,6 +16,21 @@ const FINISH_MS = 300;
 /** Starts the budget of a hook, counted from this process's start. */
 export function startHookBudget(seconds = HOOK_BUDGET_SECONDS): void {
   setReadDeadline(performance.timeOrigin + seconds * 1000 - FINISH_MS);
+}
+
+/**
+ * Runs work a hook may not skip (it has no later reader to do it: the landing of a squash
+ * merge, the heal after a merge) with no read deadline, as post-rewrite runs, then puts the
+ * hook's deadline back for the optional work after it.
+ */
+export async function outsideBudget<T>(work: () => Promise<T>): Promise<T> {
+  const saved = readDeadline();
+  setReadDeadline(Infinity);
+  try {
+    return await work();
+  } finally {
+    setReadDeadline(saved);
+  }
 }
 
 /** (by name: a lazily loaded part of a command's bundle has its own copy of the class) */

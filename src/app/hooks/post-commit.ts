@@ -18,7 +18,7 @@ import { landSquash } from '../heal.js';
 import { healedLine } from './post-merge.js';
 import { currentDivergence } from '../show.js';
 import { joinCommand } from '../show-report.js';
-import { isOverBudget, skippedLine } from '../hook-budget.js';
+import { isOverBudget, outsideBudget, skippedLine } from '../hook-budget.js';
 
 /** How far back the first-commit rule looks for the boundary before going by dates. */
 const WALK_LIMIT = 200;
@@ -31,8 +31,9 @@ const REASONS: Record<string, string> = {
 
 export async function run(ctx: HookContext): Promise<number> {
   return withRepo(ctx.cwd, async (repo) => {
-    // The commit that concludes a `git merge --squash` takes the squashed branch's handoff.
-    const landed = await landSquash(repo);
+    // The commit that concludes a `git merge --squash` takes the squashed branch's handoff
+    // (not optional: no later hook lands it, so outside the budget).
+    const landed = await outsideBudget(() => landSquash(repo));
     if (landed) {
       ctx.io.err(healedLine(landed));
       return 0;

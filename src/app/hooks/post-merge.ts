@@ -5,6 +5,7 @@
 import { withRepo } from '../repository.js';
 import { healMergedNotes, recordSquash, type Healed } from '../heal.js';
 import type { HookContext } from './types.js';
+import { outsideBudget } from '../hook-budget.js';
 
 export function healedLine(h: Healed): string {
   const how = h.by === 'tree' ? 'same tree: a squash merge' : h.by === 'squash' ? 'a squash merge of it' : 'same patch: a rebase merge';
@@ -18,8 +19,11 @@ export async function run(ctx: HookContext): Promise<number> {
       recordSquash(repo, await repo.headCommit());
       return 0;
     }
-    // git merge records where HEAD was before it in ORIG_HEAD.
-    const healed = await healMergedNotes(repo, await repo.resolveRef('ORIG_HEAD'), await repo.headCommit());
+    // git merge records where HEAD was before it in ORIG_HEAD. Not optional work (nothing
+    // heals these notes later but doctor --fix): outside the hook's budget.
+    const from = await repo.resolveRef('ORIG_HEAD');
+    const to = await repo.headCommit();
+    const healed = await outsideBudget(() => healMergedNotes(repo, from, to));
     for (const h of healed) ctx.io.err(healedLine(h));
     return 0;
   });
