@@ -1,7 +1,8 @@
 /**
  * A hook's time budget (src/app/hook-budget.ts) skips only optional work. The landing of a
- * local squash merge (post-commit) and the heal after a merge (post-merge) have no later
- * reader to do them: they run outside the budget, and the budget is back for what follows.
+ * local squash merge (post-commit) and the heal after a merge or a checkout onto a forge's
+ * merge (post-merge, post-checkout) have no later reader to do them: they run outside the
+ * budget, and the budget is back for what follows.
  * user-prompt-submit over its budget skips only the divergence line: the "write now" context
  * still reaches the agent. In process (the budget is this process's read deadline, set here
  * to 0, i.e. long past) against real git, with 150 receipts on the notes ref so every walk
@@ -17,6 +18,7 @@ import { plainPainter } from '../../src/core/bookmark.js';
 import type { Io } from '../../src/app/io.js';
 import { run as postCommit } from '../../src/app/hooks/post-commit.js';
 import { run as postMerge } from '../../src/app/hooks/post-merge.js';
+import { run as postCheckout } from '../../src/app/hooks/post-checkout.js';
 import { runAgentHook } from '../../src/app/agent-hook.js';
 
 const saved = { ...process.env };
@@ -94,6 +96,20 @@ describe('over the hook budget', () => {
     expect(io.lines).toHaveLength(1);
     expect(io.lines[0]).toContain(`git-handoff: the handoff of ${feature.slice(0, 7)} now sits on ${squash.slice(0, 7)} (same `);
     expect(repo.git('log', '-1', '--format=%B', 'refs/notes/handoff')).toContain(`Handoff-Reattached-From: ${feature}`);
+    expect(readDeadline()).toBe(0);
+  });
+
+  it('post-checkout onto such commits still heals the note', async () => {
+    const { repo, feature } = withFeature();
+    repo.git('checkout', '-q', '-b', 'upstream', 'main');
+    repo.git('merge', '-q', '--squash', 'feature');
+    repo.git('commit', '-q', '-m', 'Feature (#1)');
+    const squash = repo.head();
+    const io = recordingIo();
+    setReadDeadline(0);
+    expect(await postCheckout(hookCtx(repo, io, [repo.git('rev-parse', 'main').trim(), squash, '1']))).toBe(0);
+    expect(io.lines).toHaveLength(1);
+    expect(io.lines[0]).toContain(`git-handoff: the handoff of ${feature.slice(0, 7)} now sits on ${squash.slice(0, 7)} (same `);
     expect(readDeadline()).toBe(0);
   });
 

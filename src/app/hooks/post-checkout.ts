@@ -7,12 +7,14 @@ import { withRepo } from '../repository.js';
 import { healMergedNotes } from '../heal.js';
 import { healedLine } from './post-merge.js';
 import type { HookContext } from './types.js';
+import { outsideBudget } from '../hook-budget.js';
 
 export async function run(ctx: HookContext): Promise<number> {
   const [prev, next, flag] = ctx.args;
   if (flag !== '1' || !prev || !next || prev === next) return 0;
   return withRepo(ctx.cwd, async (repo) => {
-    for (const h of await healMergedNotes(repo, prev, next)) ctx.io.err(healedLine(h));
+    // Not optional work (nothing heals these notes later but doctor --fix): outside the budget.
+    for (const h of await outsideBudget(() => healMergedNotes(repo, prev, next))) ctx.io.err(healedLine(h));
     return 0;
   });
 }
