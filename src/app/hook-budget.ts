@@ -38,6 +38,16 @@ export function isOverBudget(e: unknown): e is ReadOverBudget {
   return e instanceof Error && e.name === 'ReadOverBudget';
 }
 
+/** `read`'s answer, or why it stopped at the read deadline: for a check after work that is done, whose skipping changes nothing of that work. */
+export async function orOverBudget<T>(read: () => Promise<T>): Promise<{ value: T } | { skipped: string }> {
+  try {
+    return { value: await read() };
+  } catch (e) {
+    if (!isOverBudget(e)) throw e;
+    return { skipped: e.message };
+  }
+}
+
 /** The one line a hook prints for the work it skipped. */
 export function skippedLine(what: string, e: ReadOverBudget): string {
   return `${what} was skipped: reading the notes history took this hook's ${HOOK_BUDGET_SECONDS} s budget (${e.commits} commits read, a long run of commits that record no version, as a remote can send); 'git handoff show' reads the rest once`;

@@ -12,6 +12,7 @@
 import { NOTES_REF, type Repo } from '../git/repo.js';
 import { HandoffStore } from '../git/handoff-store.js';
 import { currentDivergence, type Divergence } from './show.js';
+import { orOverBudget } from './hook-budget.js';
 import { serializeCommit, EMPTY_TREE_OID, type ObjectStore } from '../git/objects.js';
 import { OverlayStore } from '../git/overlay-store.js';
 import { fetchNotes, networkBudget, pushNotes, remainingMs, remoteTip, requireRemote, trackingRef, TRACKING_BUSY, type NetworkBudget } from '../git/remote.js';
@@ -102,8 +103,9 @@ export interface SyncResult {
   attempts: number;
   /** encrypted versions pushed that no key here reads and that were not written here: not scanned, not vouched for */
   unscanned: string[];
-  /** after the sync, the current branch has two or more heads (null: one, or a dry run) */
+  /** after the sync, the current branch has two or more heads (null: one, or a dry run; undefined: see divergenceUnchecked) */
   divergence?: Divergence | null;
+  divergenceUnchecked?: string; // why a hook's read deadline stopped that check, after the push was done
 }
 
 interface Attempt {
@@ -229,8 +231,9 @@ async function syncRounds(
     const [incoming, outgoing] = await Promise.all([countVersions(store, theirs, [local]), countVersions(store, local, [theirs])]);
     // A remote may have sent a long line of bookkeeping commits: the walk is paid here, once,
     // where it records the line to jump over (src/git/walk-skips.ts), not by the next hook.
-    // It also says whether the branch's history now has two heads (sync's message says so).
-    const divergence = await currentDivergence(repo);
+    // It also says whether the branch's history now has two heads (sync's message says so);
+    // under pre-push's read deadline it may stop: the push is done, only that check is missing.
+    const div = await orOverBudget(() => currentDivergence(repo));
     return {
       remote,
       action: plan.action,
@@ -245,7 +248,8 @@ async function syncRounds(
       forced: plan.pushForce,
       attempts: attempt,
       unscanned,
-      divergence,
+      divergence: 'value' in div ? div.value : undefined,
+      ...('skipped' in div ? { divergenceUnchecked: div.skipped } : {}),
     };
   }
   const secs = Math.round((Date.now() - started) / 1000);

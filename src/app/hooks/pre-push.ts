@@ -29,6 +29,8 @@ export type PushAlongside = {
   versions?: number;
   /** the merge left the current branch with two or more heads */
   divergence?: Divergence | null;
+  /** the divergence check after the push stopped at the hook's deadline: why */
+  divergenceUnchecked?: string;
   /** encrypted versions sent that no key here reads and this clone did not write: not vouched for */
   unscanned?: string[];
 };
@@ -53,6 +55,7 @@ export async function pushAlongside(repo: Repo, remoteArg: string | undefined, b
     remote,
     versions: r.incoming,
     divergence: r.divergence,
+    ...(r.divergenceUnchecked ? { divergenceUnchecked: r.divergenceUnchecked } : {}),
     unscanned: r.unscanned,
   };
 }
@@ -71,6 +74,7 @@ export async function run(ctx: HookContext): Promise<number> {
       if (r.action === 'merged') ctx.io.err(`git-handoff: merged ${r.versions} handoff version(s) from ${r.remote} and pushed the handoff history`);
       if (r.action !== 'nothing' && r.unscanned?.length) ctx.io.err(`git-handoff: ${unscannedLine(r.unscanned)}`);
       const d = r.divergence;
+      if (r.divergenceUnchecked) ctx.io.err(`git-handoff: whether the branch's handoff history has two heads was not checked (${r.divergenceUnchecked})`);
       if (d) for (const line of divergenceLines(d.latest, d.diverged, `the latest, version ${d.latest.id.slice(0, 12)}`)) ctx.io.err(`git-handoff: ${line}`);
     } catch (e) {
       const why = (isHandoffError(e) ? e.message : ((e as Error)?.message ?? String(e))).split('\n')[0];
