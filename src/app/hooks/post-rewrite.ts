@@ -58,8 +58,8 @@ export async function run(ctx: HookContext): Promise<number> {
       const have = await read(target);
       if (have?.blob === want.blob) continue;
       // An encrypted note is carried as it is: its branch and visibility are its writer's.
-      const facts = await carriedNote(reader, want.blob, want.text);
-      const branch = branchForTrailer(facts.visibility === 'shared' ? await noteBranch(want.text) : facts.writer?.branch);
+      const facts = await carriedNote(reader, want.blob, want.text, repo.headBranch());
+      const branch = branchForTrailer(facts.visibility === 'shared' ? await noteBranch(want.text) : facts.branch);
       // (the commit whose note it carries: a re-attach after a rewrite git did not follow, docs/format.md)
       const from = carriedFrom[carried.indexOf(want)];
       reattach.push({ target, olds, blob: want.blob, branch, from, extra: facts.trailers, timestamp: 0 });
