@@ -33,6 +33,30 @@ const common = { bundle: true, format: 'cjs', platform: 'node', target: `node${n
 const bundled = new Set();
 const noteInputs = (result) => Object.keys(result.metafile.inputs).forEach((f) => bundled.add(f));
 
+/**
+ * age-encryption imports its post-quantum (ML-KEM hybrid) and P-256 (tag recipient) code
+ * eagerly, and loading them computes tables (ML-KEM's NTT roots alone ~9 ms): a third of
+ * what `show` of an encrypted handoff adds to a shared one, for recipient kinds an X25519
+ * note never uses. They are loaded on their first use instead: each export becomes a stand-in
+ * that forwards to the real object (noble's objects are plain records of closures).
+ */
+const LAZY_IN_AGE = { '@noble/post-quantum/hybrid.js': ['MLKEM768P256', 'MLKEM768X25519'], '@noble/curves/nist.js': ['p256'] };
+const lazyAgeParts = {
+  name: 'lazy-age-parts',
+  setup(b) {
+    b.onResolve({ filter: /^@noble\/(post-quantum\/hybrid|curves\/nist)\.js$/ }, (args) =>
+      args.namespace === 'lazy-age' || !/age-encryption/.test(args.importer) ? undefined : { path: args.path, namespace: 'lazy-age' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-age' }, (args) => ({
+      resolveDir: join(root, 'node_modules', 'age-encryption'),
+      contents:
+        `let real; const load = () => (real ??= require(${JSON.stringify(args.path)}));\n` +
+        `const later = (name) => new Proxy({}, { get: (_, k) => load()[name][k], has: (_, k) => k in load()[name] });\n` +
+        LAZY_IN_AGE[args.path].map((n) => `export const ${n} = later(${JSON.stringify(n)});`).join('\n'),
+    }));
+  },
+};
+
 // Vendor libraries: one file each.
 for (const [name, file] of Object.entries(VENDOR)) {
   noteInputs(
@@ -41,6 +65,7 @@ for (const [name, file] of Object.entries(VENDOR)) {
       stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root },
       outfile: join(dist, file),
       metafile: true,
+      plugins: name === 'age-encryption' ? [lazyAgeParts] : [],
     }),
   );
 }
