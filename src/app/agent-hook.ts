@@ -22,8 +22,8 @@ import { askScopeContext, preCompactReminder, sessionStartContext, stopBlockReas
 import { scanText } from '../core/secrets.js';
 import { mask } from '../core/secret-fields.js';
 import { currentDivergence, showHandoff } from './show.js';
-import { bookmarkText, divergenceLines, joinCommand, notices } from './show-report.js';
-import { isOverBudget, skippedLine } from './hook-budget.js';
+import { bookmarkText, divergenceReport, joinCommand, notices } from './show-report.js';
+import { isOverBudget, orOverBudget, skippedLine } from './hook-budget.js';
 import { loadPhrases } from './phrases-policy.js';
 import { NotARepository, UntrustedRepository, isHandoffError } from '../errors.js';
 import { visibleDeep } from '../core/visible-text.js';
@@ -231,16 +231,11 @@ const userPromptSubmit: Handler = async (repo, adapter, input) => {
   if (d.answer.kind === 'write-now') {
     // Two heads: the session's write should join them, not leave the other session's work beside it.
     // Over the hook's budget, the divergence line is skipped: the "write now" context still goes.
-    let dv: Awaited<ReturnType<typeof currentDivergence>> = null;
-    let skipped: string | null = null;
-    try {
-      dv = await currentDivergence(repo);
-    } catch (e) {
-      if (!isOverBudget(e)) throw e;
-      skipped = skippedLine('the check for sessions that diverged', e);
-    }
+    const got = await orOverBudget(() => currentDivergence(repo));
+    const dv = 'value' in got ? got.value : null;
+    const skipped = 'skipped' in got ? skippedLine('the check for sessions that diverged', got.skipped) : null;
     const diverged = dv && {
-      lines: divergenceLines(dv.latest, dv.diverged, `the latest, version ${dv.latest.id.slice(0, 12)}`),
+      lines: divergenceReport(dv),
       join: joinCommand(dv.latest, dv.diverged),
     };
     return { context: writeNowContext(c.matched, d.answer.proposeRitual, diverged), ...(skipped ? { warnings: [skipped] } : {}) };

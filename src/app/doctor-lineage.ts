@@ -10,7 +10,7 @@ import { HandoffStore } from '../git/handoff-store.js';
 import { versionsWithoutLineage } from '../git/notes-history.js';
 import type { Finding } from './doctor-finding.js';
 import { currentDivergence } from './show.js';
-import { divergenceLines } from './show-report.js';
+import { divergenceReport } from './show-report.js';
 
 export async function checkLineage(repo: Repo): Promise<Finding[]> {
   const tip = await new HandoffStore(repo).tip();
@@ -39,7 +39,7 @@ export async function checkLineage(repo: Repo): Promise<Finding[]> {
 export async function checkDivergence(repo: Repo): Promise<Finding[]> {
   const d = await currentDivergence(repo);
   if (!d) return [];
-  return divergenceLines(d.latest, d.diverged, `the latest, version ${d.latest.id.slice(0, 12)}`).map((message, i) => ({
+  return divergenceReport(d).map((message, i) => ({
     kind: 'diverged' as const,
     subject: d.diverged[i].id,
     message,

@@ -39,12 +39,12 @@ export function isOverBudget(e: unknown): e is ReadOverBudget {
 }
 
 /** `read`'s answer, or why it stopped at the read deadline: for a check after work that is done, whose skipping changes nothing of that work. */
-export async function orOverBudget<T>(read: () => Promise<T>): Promise<{ value: T } | { skipped: string }> {
+export async function orOverBudget<T>(read: () => Promise<T>): Promise<{ value: T } | { skipped: ReadOverBudget }> {
   try {
     return { value: await read() };
   } catch (e) {
     if (!isOverBudget(e)) throw e;
-    return { skipped: e.message };
+    return { skipped: e };
   }
 }
 

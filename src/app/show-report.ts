@@ -117,6 +117,11 @@ export function divergenceLines(latest: ReadVersion, diverged: ReadVersion[], se
   return diverged.map((d) => divergedLine(latest, d, ids, self));
 }
 
+/** The lines of a divergence that a reader reports beside its own answer (sync, doctor, the pre-push and prompt hooks): each other head against the latest. */
+export function divergenceReport(d: { latest: ReadVersion; diverged: ReadVersion[] }): string[] {
+  return divergenceLines(d.latest, d.diverged, `the latest, version ${d.latest.id.slice(0, 12)}`);
+}
+
 /** The write that joins the latest and the heads beside it. */
 export function joinCommand(latest: ReadVersion, diverged: ReadVersion[]): string {
   return `git handoff write --continue ${[latest, ...diverged].map((v) => v.id.slice(0, 12)).join(',')}`;

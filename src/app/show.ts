@@ -65,7 +65,11 @@ export interface Divergence {
 
 /** The current branch's divergence, for the readers that report it beside their own answer (sync, doctor, the post-commit reminder, the agents' prompt hook). */
 export async function currentDivergence(repo: Repo): Promise<Divergence | null> {
-  const l = await new VersionReader(repo).latest(selectionFor(repo, {}));
+  return divergenceOf(await new VersionReader(repo).latest(selectionFor(repo, {})));
+}
+
+/** The divergence a latest already read says (the post-commit hook reads the branch's latest once for its two rules). */
+export function divergenceOf(l: Latest): Divergence | null {
   return l.version && l.diverged.length ? { latest: l.version, diverged: l.diverged } : null;
 }
 

@@ -249,7 +249,7 @@ async function syncRounds(
       attempts: attempt,
       unscanned,
       divergence: 'value' in div ? div.value : undefined,
-      ...('skipped' in div ? { divergenceUnchecked: div.skipped } : {}),
+      ...('skipped' in div ? { divergenceUnchecked: div.skipped.message } : {}),
     };
   }
   const secs = Math.round((Date.now() - started) / 1000);

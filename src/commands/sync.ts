@@ -5,7 +5,7 @@ import { syncHandoffs, type SyncResult } from '../app/sync.js';
 import { unscannedLine } from '../app/outgoing-secrets.js';
 import { stderrProgress } from '../cli/progress.js';
 import { visibleText } from '../core/visible-text.js';
-import { divergedList, divergenceLines } from '../app/show-report.js';
+import { divergedList, divergenceReport } from '../app/show-report.js';
 
 export const command: CommandModule = {
   spec: {
@@ -99,7 +99,7 @@ export function renderSync(r: SyncResult): string {
       break;
   }
   if (r.unscanned.length) lines.push(unscannedLine(r.unscanned, r.dryRun));
-  if (r.divergence) lines.push(...divergenceLines(r.divergence.latest, r.divergence.diverged, `the latest, version ${r.divergence.latest.id.slice(0, 12)}`));
+  if (r.divergence) lines.push(...divergenceReport(r.divergence));
   if (r.forced && r.action !== 'push') lines.push(`${r.dryRun ? 'would replace' : 'replaced'} ${r.remote}'s copy of purged versions (forced push)`);
   if (r.dryRun) lines.push('dry run: nothing was written');
   return `${lines.join('\n')}\n`;

@@ -75,7 +75,12 @@ export function tombstone(original: Handoff | null): Handoff {
 
 /** The commit message of a purged version: the subject may quote the secret, our trailers stay. */
 export function purgedMessage(trailers: Record<string, string>, target: string): string {
-  const kept = Object.entries(trailers).filter(([k]) => k.startsWith('Handoff-'));
+  return messageKeeping(trailers, target, ([k]) => k.startsWith('Handoff-'));
+}
+
+/** A purged commit's message: the fixed subject, and the trailers `keep` keeps. */
+function messageKeeping(trailers: Record<string, string>, target: string, keep: (t: [string, string]) => boolean): string {
+  const kept = Object.entries(trailers).filter(keep);
   const subject = `handoff ${target.slice(0, 7)}: content purged`;
   return kept.length ? `${subject}\n\n${kept.map(([k, v]) => `${k}: ${v}`).join('\n')}\n` : `${subject}\n`;
 }
@@ -113,9 +118,7 @@ const KEEP: Record<string, RegExp> = {
  * its kind and place. Derived from the message alone: every clone makes the same commit.
  */
 export function strictPurgedMessage(trailers: Record<string, string>, target: string): string {
-  const kept = Object.entries(trailers).filter(([k, v]) => KEEP[k]?.test(v));
-  const subject = `handoff ${target.slice(0, 7)}: content purged`;
-  return kept.length ? `${subject}\n\n${kept.map(([k, v]) => `${k}: ${v}`).join('\n')}\n` : `${subject}\n`;
+  return messageKeeping(trailers, target, ([k, v]) => KEEP[k]?.test(v) ?? false);
 }
 
 /**

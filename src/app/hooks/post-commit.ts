@@ -5,7 +5,7 @@
  */
 import type { Repo } from '../../git/repo.js';
 import { withRepo } from '../repository.js';
-import { VersionReader } from '../../history/reader.js';
+import { VersionReader, type Latest } from '../../history/reader.js';
 import type { Commit } from '../../git/objects.js';
 import { readCommit } from '../../git/read-objects.js';
 import { countChangedFiles } from '../../git/tree-diff.js';
@@ -16,7 +16,7 @@ import { currentSession } from '../../core/session.js';
 import type { HookContext } from './types.js';
 import { landSquash } from '../heal.js';
 import { healedLine } from './post-merge.js';
-import { currentDivergence } from '../show.js';
+import { divergenceOf, selectionFor } from '../show.js';
 import { joinCommand } from '../show-report.js';
 import { isOverBudget, outsideBudget, skippedLine } from '../hook-budget.js';
 
@@ -39,11 +39,12 @@ export async function run(ctx: HookContext): Promise<number> {
       return 0;
     }
     let line: string | null = null;
+    const latest = latestOnce(repo);
     try {
-      const verdict = await verdictForHead(repo);
+      const verdict = await verdictForHead(repo, latest);
       if (verdict?.substantive) {
         // Two heads: the write that records where the work stands should join them too.
-        const d = await currentDivergence(repo);
+        const d = divergenceOf(await latest());
         const write = d
           ? `and join the sessions that diverged (versions ${[d.latest, ...d.diverged].map((v) => v.id.slice(0, 12)).join(' and ')}) with '${joinCommand(d.latest, d.diverged)}'`
           : "with 'git handoff write'";
@@ -59,7 +60,13 @@ export async function run(ctx: HookContext): Promise<number> {
 }
 
 /** The rule's verdict for HEAD, or null when the hook stays quiet (a rebase, merge, ... in progress). */
-export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
+/** The current branch's latest, read at most once a run: the first-commit rule and the reminder's divergence line both ask it. */
+function latestOnce(repo: Repo): () => Promise<Latest> {
+  let read: Promise<Latest> | null = null;
+  return () => (read ??= new VersionReader(repo).latest(selectionFor(repo, {})));
+}
+
+export async function verdictForHead(repo: Repo, latest = latestOnce(repo)): Promise<Verdict | null> {
   if (operationInProgress(repo.gitDir)) return null;
   const head = await repo.headCommit();
   if (!head) return null;
@@ -75,7 +82,7 @@ export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
   const files = await countChangedFiles(repo.objects, parentTree, commit.tree, FILES_THRESHOLD);
   if (files > FILES_THRESHOLD) return isSubstantive({ message: commit.message, filesChanged: files }, { firstSinceVersion: false });
   const amendedFrom = reflog && reflog.new === head && reflog.message.startsWith('commit (amend)') ? reflog.old : null;
-  const first = await firstSinceBoundary(repo, commit, amendedFrom);
+  const first = await firstSinceBoundary(repo, commit, amendedFrom, latest);
   return isSubstantive({ message: commit.message, filesChanged: files }, { firstSinceVersion: first });
 }
 
@@ -87,10 +94,10 @@ export async function verdictForHead(repo: Repo): Promise<Verdict | null> {
  * shell commands) while it is live, else the live one that started last: another session
  * ending in the same worktree does not take this one's boundary away.
  */
-async function firstSinceBoundary(repo: Repo, commit: Commit, amendedFrom: string | null): Promise<boolean> {
+async function firstSinceBoundary(repo: Repo, commit: Commit, amendedFrom: string | null, latest: () => Promise<Latest>): Promise<boolean> {
   const session = currentSession(readSessions(repo.gitDir), process.env.HANDOFF_SESSION_ID);
   const live = session?.started_head ? session : null;
-  const { version } = await new VersionReader(repo).latest({ branch: repo.headBranch() });
+  const { version } = await latest();
   if (!version && !live) return false;
   const stops = new Set<string>();
   if (version) stops.add(version.target);

@@ -18,7 +18,7 @@ import { refuseOutgoingSecrets, unscannedLine } from '../outgoing-secrets.js';
 import { isHandoffError } from '../../errors.js';
 import type { HookContext } from './types.js';
 import type { Divergence } from '../show.js';
-import { divergenceLines } from '../show-report.js';
+import { divergenceReport } from '../show-report.js';
 
 /** `handoff.sync.hookTimeout`: seconds the hook may add to the user's push (its retries included). */
 export const HOOK_TIMEOUT_SECONDS = 8;
@@ -75,7 +75,7 @@ export async function run(ctx: HookContext): Promise<number> {
       if (r.action !== 'nothing' && r.unscanned?.length) ctx.io.err(`git-handoff: ${unscannedLine(r.unscanned)}`);
       const d = r.divergence;
       if (r.divergenceUnchecked) ctx.io.err(`git-handoff: whether the branch's handoff history has two heads was not checked (${r.divergenceUnchecked})`);
-      if (d) for (const line of divergenceLines(d.latest, d.diverged, `the latest, version ${d.latest.id.slice(0, 12)}`)) ctx.io.err(`git-handoff: ${line}`);
+      if (d) for (const line of divergenceReport(d)) ctx.io.err(`git-handoff: ${line}`);
     } catch (e) {
       const why = (isHandoffError(e) ? e.message : ((e as Error)?.message ?? String(e))).split('\n')[0];
       // A reason that names its own way out (a purge needs 'sync --force') is not contradicted.
